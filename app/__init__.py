@@ -1,0 +1,1 @@
+"""Attention Explorable: transformer attention, computed live and drawn in the browser."""

@@ -1,0 +1,1 @@
+"""The numpy maths behind the explorable: attention, masks, heads and diagnostics, with no web code."""
