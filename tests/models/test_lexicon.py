@@ -1,0 +1,310 @@
+"""Guarantees of the built-in lexicon that the sentence analysis and the sentence generator rely on."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from app.models.lexicon import (
+    CONTENT_POS,
+    FIELDS,
+    LEXICON,
+    POS_TAGS,
+    Entry,
+    entry_for,
+    guess_pos,
+    lookup,
+    transitive_verbs,
+    words,
+)
+
+# fmt: off
+DETERMINERS = (
+    "the", "a", "an", "this", "that", "these", "those", "his", "her", "their", "my", "our", "some",
+    "every", "no",
+)
+PREPOSITIONS = (
+    "by", "on", "in", "near", "under", "over", "with", "at", "from", "to", "across", "along", "behind",
+    "into", "of",
+)
+MORE_AMBIGUOUS = (
+    "club", "plant", "seal", "jam", "organ", "palm", "bolt", "key", "note", "scale", "bow", "ring", "trunk",
+    "pen", "fan", "star", "board", "current", "mole", "pupil",
+)
+SPELLINGS_OF_BANK = ("bank", "Bank", "BANK", "bank.", "Bank,", '"bank"', "'bank'", "(bank)!", " bank?")
+# fmt: on
+
+AMBIGUOUS = [e for e in LEXICON.values() if e.ambiguous]
+AMBIGUOUS_NOUNS = [e for e in AMBIGUOUS if e.pos == "noun"]
+
+
+def cues(field: str) -> tuple[str, ...]:
+    return words("noun", field=field, ambiguous=False)
+
+
+# --- shape of the constants --------------------------------------------------------------------------------
+
+
+def test_pos_tags() -> None:
+    assert POS_TAGS == ("noun", "verb", "adj", "adv", "det", "pron", "prep", "conj", "num")
+
+
+def test_fields_are_short_distinct_lowercase_names() -> None:
+    assert 16 <= len(FIELDS) <= 20
+    assert len(set(FIELDS)) == len(FIELDS)
+    assert all(f.isalpha() and f.islower() for f in FIELDS)
+
+
+def test_lexicon_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        LEXICON["zzz"] = Entry("zzz", "noun", ("water",))  # type: ignore[index]
+
+
+def test_entries_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        LEXICON["river"].pos = "verb"  # type: ignore[misc]
+
+
+# --- counts ------------------------------------------------------------------------------------------------
+
+
+def test_at_least_450_words() -> None:
+    assert len(LEXICON) >= 450
+
+
+def test_at_least_30_ambiguous_nouns() -> None:
+    assert len(AMBIGUOUS_NOUNS) >= 30
+
+
+def test_some_ambiguous_verbs_and_adjectives() -> None:
+    assert {e.pos for e in AMBIGUOUS} >= {"noun", "verb", "adj"}
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_every_field_has_enough_words(field: str) -> None:
+    assert len(cues(field)) >= 4
+    assert len(words("adj", field=field, ambiguous=False)) >= 2
+    assert len(words("verb", field=field, tense="past")) >= 2
+    assert len(words("verb", field=field, tense="present")) >= 2
+
+
+def test_every_field_has_plural_nouns_somewhere() -> None:
+    assert len(words("noun", number="pl")) >= 40
+
+
+# --- well-formedness ---------------------------------------------------------------------------------------
+
+
+def test_keys_match_words_and_are_single_lowercase_tokens() -> None:
+    for key, entry in LEXICON.items():
+        assert key == entry.word
+        assert key.isalpha() and key.islower(), key
+
+
+def test_pos_and_fields_are_known() -> None:
+    for entry in LEXICON.values():
+        assert entry.pos in POS_TAGS, entry
+        assert set(entry.fields) <= set(FIELDS), entry
+        assert len(set(entry.fields)) == len(entry.fields), entry
+        assert entry.number in ("sg", "pl", ""), entry
+        assert entry.tense in ("past", "present", ""), entry
+        assert entry.lemma, entry
+
+
+def test_function_words_have_no_fields() -> None:
+    for entry in LEXICON.values():
+        if entry.pos not in CONTENT_POS:
+            assert entry.fields == (), entry
+
+
+def test_content_words_have_fields() -> None:
+    for entry in LEXICON.values():
+        if entry.pos in ("noun", "adj"):
+            assert entry.fields, entry
+        if entry.pos == "verb" and not entry.fields:
+            assert entry.lemma in {"be", "have", "do", "will", "can", "shall", "may", "must"}, entry
+
+
+def test_only_verbs_are_transitive() -> None:
+    assert all(e.pos == "verb" for e in LEXICON.values() if e.transitive)
+
+
+@pytest.mark.parametrize("word", DETERMINERS)
+def test_determiners(word: str) -> None:
+    assert LEXICON[word].pos == "det"
+
+
+@pytest.mark.parametrize("word", PREPOSITIONS)
+def test_prepositions(word: str) -> None:
+    assert LEXICON[word].pos == "prep"
+
+
+@pytest.mark.parametrize("word", ["is", "was", "are", "were", "has", "had", "will", "can"])
+def test_auxiliaries_are_field_less_verbs(word: str) -> None:
+    entry = LEXICON[word]
+    assert entry.pos == "verb"
+    assert entry.fields == ()
+
+
+def test_other_closed_classes_present() -> None:
+    for pos in ("pron", "conj", "num", "adv"):
+        assert len(words(pos)) >= 5, pos
+
+
+def test_plurals_point_at_singulars_of_the_same_field() -> None:
+    for entry in LEXICON.values():
+        if entry.pos == "noun" and entry.number == "pl":
+            base = LEXICON[entry.lemma]
+            assert base.number == "sg" and base.fields == entry.fields, entry
+    assert LEXICON["feet"].lemma == "foot"
+
+
+# --- ambiguity ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", AMBIGUOUS, ids=lambda e: e.word)
+def test_ambiguous_senses_each_have_four_cue_nouns(entry: Entry) -> None:
+    assert len(entry.fields) == 2
+    assert entry.fields[0] != entry.fields[1]
+    for field in entry.fields:
+        assert len(cues(field)) >= 4, (entry.word, field)
+        assert all(not LEXICON[c].ambiguous and LEXICON[c].fields == (field,) for c in cues(field))
+
+
+@pytest.mark.parametrize(
+    ("word", "senses"),
+    [
+        ("bank", {"water", "money"}),
+        ("bat", {"animal", "sport"}),
+        ("pitch", {"sport", "music"}),
+        ("bark", {"plant", "animal"}),
+        ("bass", {"music", "animal"}),
+        ("match", {"sport", "fire"}),
+        ("mouse", {"animal", "technology"}),
+        ("crane", {"animal", "tool"}),
+    ],
+)
+def test_known_ambiguous_nouns(word: str, senses: set[str]) -> None:
+    entry = LEXICON[word]
+    assert entry.pos == "noun"
+    assert entry.ambiguous
+    assert set(entry.fields) == senses
+
+
+def test_spring_has_a_water_sense() -> None:
+    assert "water" in LEXICON["spring"].fields
+    assert LEXICON["spring"].pos == "noun"
+
+
+def test_ambiguous_words_listed_in_the_brief() -> None:
+    for word in MORE_AMBIGUOUS:
+        assert LEXICON[word].ambiguous, word
+
+
+# --- the example sentence -----------------------------------------------------------------------------------
+
+
+def test_river_bank_was_steep() -> None:
+    the, river, bank, was, steep = (lookup(w) for w in ("the", "river", "bank", "was", "steep"))
+    assert the is not None and the.pos == "det"
+    assert river is not None and river.pos == "noun" and river.fields == ("water",) and not river.ambiguous
+    assert bank is not None and set(bank.fields) == {"water", "money"}
+    assert was is not None and was.pos == "verb" and was.tense == "past"
+    assert steep is not None and steep.pos == "adj"
+
+
+def test_money_cues() -> None:
+    assert {"loan", "cash", "vault"} <= set(cues("money"))
+    assert {"river", "lake", "stream"} <= set(cues("water"))
+
+
+# --- lookup and guessing ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", SPELLINGS_OF_BANK)
+def test_lookup_ignores_case_and_punctuation(text: str) -> None:
+    assert lookup(text) is LEXICON["bank"]
+
+
+def test_lookup_possessive_and_unknown() -> None:
+    assert lookup("River's") is LEXICON["river"]
+    assert lookup("River\u2019s") is LEXICON["river"]
+    assert lookup("zorblax") is None
+    assert lookup("") is None
+
+
+def test_verb_forms() -> None:
+    flew, flies = LEXICON["flew"], LEXICON["flies"]
+    assert (flew.tense, flew.lemma, flies.tense, flies.number) == ("past", "fly", "present", "sg")
+    assert LEXICON["sold"].transitive and LEXICON["sold"].lemma == "sell"
+    assert LEXICON["paid"].fields == ("money",) and LEXICON["pays"].tense == "present"
+    assert LEXICON["swam"].lemma == "swim" and not LEXICON["swam"].transitive
+    assert LEXICON["grew"].fields == ("plant",)
+
+
+@pytest.mark.parametrize(
+    ("word", "pos"),
+    [
+        ("happily", "adv"),
+        ("zoomed", "verb"),
+        ("glimmering", "verb"),
+        ("famous", "adj"),
+        ("hopeful", "adj"),
+        ("massive", "adj"),
+        ("readable", "adj"),
+        ("tropical", "adj"),
+        ("gadgets", "noun"),
+        ("zorblax", "noun"),
+        ("Quickly,", "adv"),
+    ],
+)
+def test_guess_pos(word: str, pos: str) -> None:
+    assert guess_pos(word) == pos
+
+
+def test_entry_for_falls_back_to_a_guess() -> None:
+    assert entry_for("river") is LEXICON["river"]
+    guessed = entry_for("Zoomed")
+    assert (guessed.word, guessed.pos, guessed.tense, guessed.fields) == ("zoomed", "verb", "past", ())
+    assert entry_for("gadgets").number == "pl"
+
+
+# --- the generator's accessors ------------------------------------------------------------------------------
+
+
+def test_words_is_sorted_and_deterministic() -> None:
+    nouns = words("noun", field="water")
+    assert list(nouns) == sorted(nouns)
+    assert words("noun", field="water") == nouns
+    assert "bank" in nouns and "river" in nouns
+    assert "bank" not in words("noun", field="water", ambiguous=False)
+    assert set(words("noun", ambiguous=True)) == {e.word for e in AMBIGUOUS_NOUNS}
+
+
+def test_words_filters() -> None:
+    assert all(LEXICON[w].number == "pl" for w in words("noun", number="pl"))
+    assert all(LEXICON[w].tense == "past" for w in words("verb", tense="past"))
+    assert "sold" in words("verb", field="money", tense="past")
+    assert "sells" not in words("verb", field="money", tense="past")
+    assert set(transitive_verbs()) <= set(words("verb", tense="past"))
+    assert all(LEXICON[w].transitive for w in transitive_verbs("money"))
+
+
+def test_words_rejects_unknown_pos_and_field() -> None:
+    with pytest.raises(ValueError):
+        words("noun", field="nonsense")
+    with pytest.raises(ValueError):
+        words("adjective")
+
+
+def test_templates_can_be_filled_for_every_sense() -> None:
+    # "the [cue] [ambiguous noun] [verb-past] [adjective]" for each sense of each ambiguous noun
+    for entry in AMBIGUOUS_NOUNS:
+        for field in entry.fields:
+            cue = cues(field)[0]
+            assert LEXICON[cue].fields == (field,)
+    assert words("verb", tense="past", ambiguous=False)
+    assert words("adj", ambiguous=False)
+    # "the [noun] [verb] the [noun] by the [noun]" needs transitive verbs
+    assert len(transitive_verbs()) >= 40
