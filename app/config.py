@@ -1,0 +1,32 @@
+"""Settings for the server, read once from the environment (prefix ``ATTENTION_``)."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _asset_dir(name: str) -> Path:
+    """Find ``static/`` or ``templates/``: inside the package in a wheel, beside it in a checkout."""
+    packaged = _PACKAGE / name
+    return packaged if packaged.is_dir() else _PACKAGE.parent / name
+
+
+class Settings(BaseSettings):
+    """Where the page's files live and the limits every endpoint shares."""
+
+    model_config = SettingsConfigDict(env_prefix="ATTENTION_")
+
+    static_dir: Path = _asset_dir("static")
+    templates_dir: Path = _asset_dir("templates")
+    weights_dir: Path = _PACKAGE / "weights"
+    max_sentence_chars: int = 500
+    max_sentence_tokens: int = 64
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The one Settings object; a dependency that tests can override."""
+    return Settings()

@@ -1,0 +1,1 @@
+"""Reproducible training commands; optional (PyTorch), never imported by the app."""
