@@ -346,6 +346,29 @@ _FUNCTION_WORDS: dict[tuple[str, str], str] = {
     ("num", "pl"): "two three four five six seven eight nine ten eleven twelve twenty fifty hundred thousand",
 }
 
+# Everyday content words that belong to no one topic. They have no semantic field, so they never fix a
+# sense; a word already listed above with a topic keeps that entry.
+_GENERAL_WORDS: dict[str, str] = {
+    "noun": """way thing world life part place case point home room area story fact lot study job word
+               business issue side kind service line end member law city community name president idea
+               information parent face level office health art war history party result reason research
+               guy air force education family group country problem number night state question government
+               company system program person man woman child friend day week month year moment morning
+               evening minute hour""",
+    "adj": """old new young big small good bad long short high low great little own other same first last
+              next right early late important different large real best better free full sure clear whole
+              strong easy hard true ready simple special certain possible main only public able open""",
+    "verb": """see:saw go:went:goes come:came get:got make:made take:took give:gave know:knew think:thought
+               say:said:says tell:told find:found want look use work call try ask need feel:felt
+               become:became leave:left put:put mean:meant keep:kept let:let begin:began seem help show
+               hear:heard run:ran move live believe bring:brought happen write:wrote sit:sat stand:stood
+               lose:lost meet:met include continue set:set learn change lead:led understand:understood
+               watch follow stop:stopped create speak:spoke read:read allow add walk win:won offer remember
+               love consider appear wait serve die send:sent expect build:built stay fall:fell cut:cut reach
+               kill remain like talk turn start carry plan:planned""",
+    "adv": "even well only really where how why maybe perhaps later early fast hard",
+}
+
 # Copulas, auxiliaries and modals: verbs that carry tense and agreement but no topic.
 # Columns: word, tense, number, lemma ("-" stands for an empty value).
 _AUXILIARIES = """
@@ -460,8 +483,8 @@ def _build() -> dict[str, Entry]:
         entries.append(Entry(word, "adj", senses))
     for token, senses in _AMBIGUOUS_VERBS.items():
         entries += _verb_entries(token, senses)
-    for table in (_AMBIGUOUS_NOUNS, _AMBIGUOUS_ADJECTIVES, _AMBIGUOUS_VERBS):
-        for word, senses in table.items():
+    for senses_of in (_AMBIGUOUS_NOUNS, _AMBIGUOUS_ADJECTIVES, _AMBIGUOUS_VERBS):
+        for word, senses in senses_of.items():
             if len(set(senses)) != 2:
                 raise ValueError(f"ambiguous word {word!r} needs two different senses")
 
@@ -478,6 +501,24 @@ def _build() -> dict[str, Entry]:
         if entry.word in table:
             raise ValueError(f"{entry.word!r} is listed twice ({table[entry.word].pos} and {entry.pos})")
         table[entry.word] = entry
+
+    # Gap fillers: general words, then every verb's plain form ("swim", "sell"), unless the word is taken.
+    fillers = [
+        Entry(w, pos, (), number="sg" if pos == "noun" else "")
+        for pos, text in _GENERAL_WORDS.items()
+        if pos != "verb"
+        for w in text.split()
+    ]
+    for token in _GENERAL_WORDS["verb"].split():
+        fillers += _verb_entries(token, ())
+    fillers += [
+        Entry(e.lemma, "verb", e.fields, number="pl", tense="present", transitive=e.transitive, lemma=e.lemma)
+        for e in [*table.values(), *fillers]
+        if e.pos == "verb" and e.tense == "past" and e.lemma != "be"
+    ]
+    for entry in fillers:
+        _check(entry)
+        table.setdefault(entry.word, entry)
 
     # A plural must point at a singular noun of the same field, which catches misspelt plurals.
     for entry in table.values():
