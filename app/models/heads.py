@@ -18,11 +18,13 @@ from app.config import get_settings
 from app.core.attention import MaskMode, multi_head_attention, valid_head_counts
 from app.core.diagnostics import future_leak
 from app.models.relations import D_MODEL, RELATIONS, Analysis, analyse, features, tokenize
-from app.schemas import AttentionResponse, Relation
+from app.schemas import AttentionResponse, Relation, RelationName
 
 WEIGHTS_FILE = "relations.npz"
 PROJECTIONS = ("w_q", "w_k", "w_v", "w_o")
 VALID_HEADS = valid_head_counts(D_MODEL)
+RELATION_NAMES: tuple[RelationName, ...] = ("meaning", "grammar", "position")
+assert RELATION_NAMES == RELATIONS
 
 
 class BadInput(ValueError):
@@ -91,7 +93,7 @@ class RelationHeads:
         analysis, x = self.inputs(words)
         weights = self.weights(x, heads, mask, trained)
         relations = []
-        for name in RELATIONS:
+        for name in RELATION_NAMES:
             pairs = analysis.targets[name]
             if not pairs:
                 relations.append(

@@ -257,7 +257,9 @@ def features(analysis: Analysis, field_codes: dict[str, NDArray[np.float64]]) ->
     return x
 
 
-def spread_field_codes(fields: tuple[str, ...], seed: int = 0, steps: int = 3000) -> dict[str, NDArray[np.float64]]:
+def spread_field_codes(
+    fields: tuple[str, ...], seed: int = 0, steps: int = 3000
+) -> dict[str, NDArray[np.float64]]:
     """Unit FIELD_DIM-vectors, one per field, pushed apart so that no two fields point the same way.
 
     Each step moves every code away from the others, weighted by exp(8 cos) so the closest pairs push

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from app.models.lexicon import FIELDS
 from app.models.relations import (
     AMBIGUOUS,
     BIAS,
@@ -20,7 +21,6 @@ from app.models.relations import (
     spread_field_codes,
     tokenize,
 )
-from app.models.lexicon import FIELDS
 
 
 def pairs(sentence: str, relation: str) -> list[tuple[str, str]]:
@@ -38,7 +38,11 @@ def test_the_default_sentence() -> None:
     s = "the river bank was steep"
     assert pairs(s, "meaning") == [("river", "bank"), ("bank", "river")]
     assert set(pairs(s, "grammar")) == {
-        ("the", "bank"), ("river", "bank"), ("bank", "was"), ("was", "bank"), ("steep", "bank"),
+        ("the", "bank"),
+        ("river", "bank"),
+        ("bank", "was"),
+        ("was", "bank"),
+        ("steep", "bank"),
     }
     assert pairs(s, "position") == [("river", "the"), ("bank", "river"), ("was", "bank"), ("steep", "was")]
 
@@ -66,21 +70,22 @@ def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -
 
 
 def test_a_sentence_without_a_verb_or_ambiguity_has_no_such_targets() -> None:
-    analysis = analyse("the old river".split())
+    analysis = analyse(["the", "old", "river"])
     assert analysis.targets["meaning"] == [] and analysis.verb is None
-    assert ("the", "river") in [("the old river".split()[i], "the old river".split()[j])
-                                for i, j in analysis.targets["grammar"]]
+    assert ("the", "river") in [
+        (["the", "old", "river"][i], ["the", "old", "river"][j]) for i, j in analysis.targets["grammar"]
+    ]
 
 
 def test_unknown_words_are_guessed_not_refused() -> None:
-    analysis = analyse("the glorbs quickly zanned".split())
+    analysis = analyse(["the", "glorbs", "quickly", "zanned"])
     assert [t.known for t in analysis.tokens] == [True, False, True, False]
     assert analysis.tokens[1].pos == "noun" and analysis.tokens[3].pos == "verb"
 
 
 def test_features_follow_the_documented_layout() -> None:
     codes = spread_field_codes(FIELDS)
-    analysis = analyse("the river bank was steep".split())
+    analysis = analyse(["the", "river", "bank", "was", "steep"])
     x = features(analysis, codes)
     assert x.shape == (5, D_MODEL) and len(FEATURE_NAMES) == D_MODEL
     assert x[2, SUBJECT] == 1.0 and x[3, VERB] == 1.0 and x[:, SUBJECT].sum() == 1.0

@@ -1,0 +1,1 @@
+"""HTTP routes, one module per concept; each parses, calls a pure function and shapes the answer."""

@@ -1,0 +1,13 @@
+"""Liveness probe."""
+
+from fastapi import APIRouter
+
+from app.schemas import Health
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health)
+def healthz() -> Health:
+    """Answer ok while the process serves requests."""
+    return Health(status="ok")

@@ -1,0 +1,132 @@
+"""/api/attention: the contract of PRODUCT.md, checked on content, and every 422."""
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+DEFAULT = "the river bank was steep"
+
+
+def get(client: TestClient, **params: object) -> dict:
+    response = client.get("/api/attention", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_default_answer_follows_the_contract(client: TestClient) -> None:
+    body = get(client)
+    assert body["tokens"] == DEFAULT.split()
+    assert body["known"] == [True] * 5
+    assert (body["d_model"], body["heads"], body["mask"], body["trained"]) == (24, 3, "none", True)
+    assert body["valid_heads"] == [1, 2, 3, 4, 6, 8, 12, 24]
+    weights = np.array(body["weights"])
+    assert weights.shape == (3, 5, 5)
+    np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-9)
+    relations = {r["name"]: r for r in body["relations"]}
+    assert set(relations) == {"meaning", "grammar", "position"}
+    assert [2, 1] in relations["meaning"]["targets"]  # bank -> river
+    assert [2, 3] in relations["grammar"]["targets"] and [3, 2] in relations["grammar"]["targets"]
+    assert relations["position"]["targets"] == [[1, 0], [2, 1], [3, 2], [4, 3]]
+
+
+def test_relation_scores_are_the_mean_weight_on_the_targets(client: TestClient) -> None:
+    body = get(client, heads=4)
+    weights = np.array(body["weights"])
+    for relation in body["relations"]:
+        rows, cols = np.array(relation["targets"]).T
+        per_head = weights[:, rows, cols].mean(axis=1)
+        assert relation["best_head"] == int(per_head.argmax())
+        assert relation["score"] == pytest.approx(per_head.max())
+        assert relation["head_scores"] == pytest.approx(per_head.tolist())
+
+
+def test_trained_heads_specialise_on_the_default_sentence(client: TestClient) -> None:
+    for heads in (3, 4, 6):
+        relations = get(client, heads=heads)["relations"]
+        best = [r["best_head"] for r in relations]
+        assert len(set(best)) == 3, (heads, best)
+        assert min(r["score"] for r in relations) >= 0.8, (heads, relations)
+
+
+def test_one_head_cannot_serve_all_three_relations_on_the_default_sentence(client: TestClient) -> None:
+    """At most one relation is served well. The weakest stays under 0.5 rather than 0.4 here: in these five
+    words bank -> river is both meaning and position, and was -> bank both grammar and position, so
+    position gets some weight for free (on held-out sentences the weakest is under 0.4:
+    tests/models/test_heads.py)."""
+    scores = sorted(r["score"] for r in get(client, heads=1)["relations"])
+    assert sum(s >= 0.8 for s in scores) <= 1
+    assert scores[0] < 0.5
+
+
+def test_untrained_heads_are_the_initial_weights(client: TestClient) -> None:
+    trained = np.array(get(client, heads=3)["weights"])
+    untrained = get(client, heads=3, trained="false")
+    assert untrained["trained"] is False
+    assert not np.allclose(trained, untrained["weights"])
+    # Freshly initialised heads barely look anywhere in particular: every row is close to uniform.
+    assert np.abs(np.array(untrained["weights"]) - 1 / 5).max() < 0.1
+
+
+@pytest.mark.parametrize("mask", ["none", "neg_inf", "zero"])
+def test_masks_change_the_future(client: TestClient, mask: str) -> None:
+    body = get(client, heads=3, mask=mask)
+    weights = np.array(body["weights"])
+    future = np.triu(np.ones((5, 5), dtype=bool), k=1)
+    share = (weights * future).sum(-1).mean()
+    assert body["future_leak"] == pytest.approx(share)
+    if mask == "neg_inf":
+        assert (weights[:, future] == 0.0).all()
+        assert body["future_leak"] == 0.0
+    else:
+        assert body["future_leak"] > 0.0
+    if mask == "zero":  # the masked_fill(mask, 0) bug: every future key of a row gets the same weight
+        for h in range(3):
+            for i in range(3):
+                assert np.ptp(weights[h, i, i + 1 :]) < 1e-12
+
+
+def test_unknown_words_are_kept_and_marked(client: TestClient) -> None:
+    body = get(client, sentence="the zorblax bank was steep")
+    assert body["tokens"][1] == "zorblax"
+    assert body["known"] == [True, False, True, True, True]
+    np.testing.assert_allclose(np.array(body["weights"]).sum(-1), 1.0, atol=1e-9)
+
+
+def test_sixty_four_tokens_is_the_limit(client: TestClient) -> None:
+    body = get(client, sentence=" ".join(["bank"] * 64), heads=24)
+    assert np.array(body["weights"]).shape == (24, 64, 64)
+
+
+@pytest.mark.parametrize(
+    ("params", "detail"),
+    [
+        ({"sentence": "!!! ...", "heads": 3}, "sentence has no words: type at least one word"),
+        ({"sentence": " ".join(["a"] * 65)}, "sentence has 65 tokens; at most 64 are allowed"),
+        ({"heads": 5}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got 5)"),
+        ({"heads": 0}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got 0)"),
+        ({"heads": -24}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got -24)"),
+    ],
+)
+def test_bad_requests_get_a_clear_422(client: TestClient, params: dict, detail: str) -> None:
+    response = client.get("/api/attention", params=params)
+    assert response.status_code == 422
+    assert response.json() == {"detail": detail}
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"sentence": ""}, "sentence"),
+        ({"sentence": "a" * 501}, "sentence"),
+        ({"heads": "three"}, "heads"),
+        ({"heads": "1e400"}, "heads"),
+        ({"mask": "minus_infinity"}, "mask"),
+        ({"trained": "maybe"}, "trained"),
+    ],
+)
+def test_malformed_parameters_get_a_422_naming_the_field(
+    client: TestClient, params: dict, field: str
+) -> None:
+    response = client.get("/api/attention", params=params)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["query", field]
