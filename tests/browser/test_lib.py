@@ -1,0 +1,55 @@
+"""The shared browser modules (static/js/lib), exercised inside the real page."""
+
+from __future__ import annotations
+
+
+def test_fetcher_memoises_supersedes_and_reports_the_server_detail(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    page.goto("/")
+    result = page.evaluate(
+        """async () => {
+          const { JsonFetcher, isAbort } = await import("/static/js/lib/fetcher.js");
+          const f = new JsonFetcher();
+          const a = "/api/attention?sentence=the+dog+ran&heads=2";
+          const b = "/api/attention?sentence=the+cat+sat&heads=2";
+          const first = f.get(a, { channel: "t" });
+          const second = f.get(b, { channel: "t" });     // supersedes the first
+          const aborted = await first.then(() => false, (e) => isAbort(e));
+          const answer = await second;
+          const again = await f.get(a, { channel: "t" }); // an aborted URL is asked afresh
+          const count = () =>
+            performance.getEntriesByType("resource").filter((e) => e.name.includes("cat+sat")).length;
+          const before = count();
+          const cached = await f.get(b);                  // memoised: no new request
+          let detail = null;
+          try { await f.get("/api/attention?sentence=x&heads=5"); } catch (e) { detail = e.message; }
+          return { aborted, tokens: answer.tokens, again: again.tokens, same: cached === answer,
+                   newRequests: count() - before, detail };
+        }"""
+    )
+    assert result["aborted"] is True
+    assert result["tokens"] == ["the", "cat", "sat"]
+    assert result["again"] == ["the", "dog", "ran"]
+    assert result["same"] is True
+    assert result["newRequests"] == 0
+    assert "heads must divide" in result["detail"]
+
+
+def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(watched_page):
+    page, _ = watched_page
+    page.goto("/?embed=1&heads=7&trained=0")
+    result = page.evaluate(
+        """async () => {
+          const { readState, stateToSearch, parse, format } = await import("/static/js/lib/url-state.js");
+          const schema = {
+            heads: { fallback: 3, parse: parse.oneOf([1, 2, 3, 4]) },
+            trained: { fallback: true, parse: parse.boolean, format: format.boolean },
+            head: { fallback: null, parse: parse.integer(1, 4) },
+          };
+          const state = readState(schema);
+          return { state, search: stateToSearch(schema, { heads: 4, trained: true, head: 2 }) };
+        }"""
+    )
+    assert result["state"] == {"heads": 3, "trained": False, "head": None}
+    assert result["search"] == "?embed=1&heads=4&head=2"
