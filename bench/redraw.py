@@ -1,6 +1,6 @@
 """Redraw time of the heads dial per dial step, in headless Chromium, against a small baseline view.
 
-    python bench/redraw.py [--steps 40]
+    python bench/redraw.py [--rounds 5]
 
 Opens the page on a 16-token sentence, waits until every head count is fetched, then steps the Heads dial
 back and forth with the keyboard and reads the ``heads-dial:redraw`` performance measures the figure
@@ -21,6 +21,8 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import running_server  # noqa: E402
 
+VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
+
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
     "--headless",
@@ -31,11 +33,11 @@ FLAGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-LONG = "the old river bank by the mill was steep and the bat flew over the quiet water at dusk"
+LONG = "the old river bank by the mill was steep and the bat flew over the water"  # 16 words
 
 
-def walk(page: Page, base: str, sentence: str, steps: int) -> list[float]:
-    """Milliseconds of each full redraw while the dial walks from 1 to 24 heads and back."""
+def walk(page: Page, base: str, sentence: str, rounds: int) -> dict[int, list[float]]:
+    """Milliseconds of each full redraw, by head count, walking the dial 24 -> 1 -> 24 ``rounds`` times."""
     page.goto(f"{base}/?sentence={quote(sentence)}&heads=24")
     figure = page.locator("figure#heads-dial")
     figure.locator("svg").first.wait_for()
@@ -43,37 +45,46 @@ def walk(page: Page, base: str, sentence: str, steps: int) -> list[float]:
     page.wait_for_timeout(1500)  # let the prefetch of every head count land
     dial = figure.get_by_role("slider", name="Heads")
     dial.focus()
-    page.evaluate("() => performance.clearMeasures('heads-dial:redraw')")
-    for k in range(steps):
-        page.keyboard.press("ArrowLeft" if (k // 7) % 2 == 0 else "ArrowRight")
-        page.wait_for_timeout(30)
-    durations: list[float] = page.evaluate(
-        "() => performance.getEntriesByName('heads-dial:redraw').map(e => e.duration)"
-    )
-    return durations
+    by_heads: dict[int, list[float]] = {}
+    steps = len(VALID_HEADS) - 1
+    for _ in range(rounds):
+        for key in ["ArrowLeft"] * steps + ["ArrowRight"] * steps:
+            page.evaluate("() => performance.clearMeasures('heads-dial:redraw')")
+            page.keyboard.press(key)
+            page.wait_for_timeout(20)
+            durations = page.evaluate(
+                "() => performance.getEntriesByName('heads-dial:redraw').map(e => e.duration)"
+            )
+            heads = VALID_HEADS[int(dial.input_value())]
+            by_heads.setdefault(heads, []).extend(durations)
+    return by_heads
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--steps", type=int, default=42)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     with running_server() as base, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
-        baseline = walk(page, base, "the river bank was steep", args.steps)
-        long = walk(page, base, LONG, args.steps)
+        baseline = walk(page, base, "the river bank was steep", args.rounds)
+        long = walk(page, base, LONG, args.rounds)
         browser.close()
-    if not baseline or not long:
-        raise SystemExit("no heads-dial:redraw measures were recorded")
-    b, m = statistics.median(baseline), statistics.median(long)
-    print(f"{'view':34s} {'redraws':>7s} {'median ms':>10s} {'p95 ms':>8s} {'max ms':>8s}")
-    for name, d in (("5 tokens (baseline)", baseline), ("16 tokens, 1..24 heads", long)):
-        p95 = sorted(d)[int(0.95 * (len(d) - 1))]
-        print(f"{name:34s} {len(d):7d} {statistics.median(d):10.2f} {p95:8.2f} {max(d):8.2f}")
-    print(f"ratio 16 tokens / baseline (median): {m / b:.2f}")
-    print(f"ratio 16 tokens / one frame (16 ms), median: {m / 16:.2f}, max: {max(long) / 16:.2f}")
+    print(f"{'heads':>5s} {'5 tokens median ms':>19s} {'16 tokens median ms':>20s} {'16 tokens max ms':>17s}")
+    for h in VALID_HEADS:
+        b, m = baseline.get(h, []), long.get(h, [])
+        if not b or not m:
+            raise SystemExit(f"no heads-dial:redraw measures were recorded at {h} heads")
+        print(f"{h:5d} {statistics.median(b):19.2f} {statistics.median(m):20.2f} {max(m):17.2f}")
+    top = VALID_HEADS[-1]
+    ratio_base = statistics.median(long[top]) / statistics.median(baseline[1])
+    print(f"16 tokens at {top} heads / 5 tokens at 1 head (medians): {ratio_base:.2f}")
+    print(
+        f"16 tokens at {top} heads / one frame (16 ms): median {statistics.median(long[top]) / 16:.2f}, "
+        f"max {max(long[top]) / 16:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import { format, parse, readState, writeState } from "../lib/url-state.js";
 const NAME = "heads-dial";
 const DEFAULT_HEADS = 3;
 const MIN_WEIGHT = 0.05; // arcs and cells below this weight are not drawn
+const ARC_BUDGET = 800; // past this many arcs the threshold rises in steps of 0.05: faint arcs are noise anyway
 const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a heatmap per head
 const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
 const FADED = 0.1; // opacity factor of the other heads when one head is isolated
@@ -244,7 +245,7 @@ export class HeadsDial {
     const data = this.data;
     this.focus = null;
     this.drawChips(data.heads);
-    const width = this.el.drawing.clientWidth || 640;
+    const width = this.width || 640; // kept current by the ResizeObserver: reading layout here would force it
     const n = data.tokens.length;
     const heatmap = n > ARC_TOKEN_LIMIT || width / n < MIN_ARC_SLOT;
     this.arcs = [];
@@ -254,11 +255,14 @@ export class HeadsDial {
     if (heatmap) this.drawHeatmaps(data, width);
     else this.drawArcs(data, width);
     this.el.drawing.dataset.mode = heatmap ? "heatmap" : "arcs";
+    const threshold = heatmap ? MIN_WEIGHT : this.arcThreshold;
     this.el.note.textContent = heatmap
       ? `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
         "each head is a grid: a row per word asking, a column per word looked at; darker means more weight."
-      : "";
-    this.el.note.hidden = !heatmap;
+      : threshold > MIN_WEIGHT
+        ? `So many heads would draw a haze of faint arcs: only weights of ${pct(threshold)} or more are drawn.`
+        : "";
+    this.el.note.hidden = !this.el.note.textContent;
     this.drawRelations(data);
     this.showDial();
     this.applyEmphasis();
@@ -305,6 +309,11 @@ export class HeadsDial {
     // Thinner strokes when many heads share the drawing or the words sit close together.
     const strokeScale = Math.min(1, Math.sqrt(3 / h)) * Math.min(1, Math.max(0.5, slot / 120));
     const crowd = Math.min(1, Math.sqrt(4 / h)); // and fainter: an isolated head is drawn at full strength
+    // Raise the drawing threshold until the arcs fit the budget (every weight stays in the token labels).
+    let minWeight = MIN_WEIGHT;
+    const count = (t) => weights.flat(2).filter((w) => w >= t).length;
+    while (minWeight < 0.3 && count(minWeight) > ARC_BUDGET) minWeight = Math.round((minWeight + 0.05) * 100) / 100;
+    this.arcThreshold = minWeight;
     const rise = (dist) => (n <= 2 ? 0.55 : 0.25 + (0.75 * (dist - 1)) / (n - 2)) * maxH;
 
     const root = svg("svg", {
@@ -323,6 +332,12 @@ export class HeadsDial {
       root,
     );
 
+    const dashes = new Map(); // one dash string per (head, stroke width): thousands of arcs share a few
+    const dash = (k, strokeWidth) => {
+      const key = `${k}:${r1(strokeWidth)}`;
+      if (!dashes.has(key)) dashes.set(key, dashFor(k, strokeWidth));
+      return dashes.get(key);
+    };
     const arcsLayer = svg("g", { class: "arcs__layer", fill: "none", "aria-hidden": "true" }, root);
     for (let k = 0; k < h; k++) {
       const colour = headColour(k);
@@ -331,7 +346,7 @@ export class HeadsDial {
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
           const w = weights[k][i][j];
-          if (w < MIN_WEIGHT) continue;
+          if (w < minWeight) continue;
           let d;
           if (i === j) {
             const cx = x(i) + dx(k);
@@ -355,8 +370,7 @@ export class HeadsDial {
               class: "arc",
               d,
               "stroke-width": r1(strokeWidth),
-              "stroke-dasharray": dashFor(k, strokeWidth),
-              "stroke-linecap": "round",
+              "stroke-dasharray": dash(k, strokeWidth),
               opacity: (base * crowd).toFixed(3),
               "data-head": k,
               "data-query": i,
@@ -851,7 +865,8 @@ export class HeadsDial {
   // ---- text --------------------------------------------------------------------------------------------
 
   tokenFont() {
-    return getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
+    this.font ??= getComputedStyle(this.el.drawing).fontFamily || "sans-serif"; // read once: it forces style
+    return this.font;
   }
 
   /** What a screen reader hears on a word: where it is and where each head looks from it. */
