@@ -20,19 +20,10 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import running_server  # noqa: E402
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LONG = "the old river bank by the mill was steep and the bat flew over the water"  # 16 words
 
 
@@ -67,7 +58,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     with running_server() as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         baseline = walk(page, base, "the river bank was steep", args.rounds)
         long = walk(page, base, LONG, args.rounds)

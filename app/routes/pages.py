@@ -41,7 +41,7 @@ def capacity_curve() -> dict[str, Any] | None:
     return _read_curve(path, mtime_ns)
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
 def article(
     request: Request,
     templates: Annotated[Jinja2Templates, Depends(get_templates)],

@@ -28,3 +28,10 @@ def test_openapi_lists_the_public_endpoints(client: TestClient) -> None:
     assert {"/healthz", "/api/attention"} <= set(paths)
     params = {p["name"] for p in paths["/api/attention"]["get"]["parameters"]}
     assert {"sentence", "heads", "mask", "trained"} <= params
+
+
+def test_head_requests_are_answered_for_probes(client: TestClient) -> None:
+    for path in ("/", "/healthz"):
+        response = client.head(path)
+        assert response.status_code == 200, path
+        assert response.content == b""
