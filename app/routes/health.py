@@ -7,7 +7,8 @@ from app.schemas import Health
 router = APIRouter(tags=["health"])
 
 
-@router.api_route("/healthz", methods=["GET", "HEAD"], response_model=Health)
+@router.get("/healthz", response_model=Health)
+@router.head("/healthz", include_in_schema=False)
 def healthz() -> Health:
     """Answer ok while the process serves requests."""
     return Health(status="ok")

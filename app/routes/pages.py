@@ -41,7 +41,8 @@ def capacity_curve() -> dict[str, Any] | None:
     return _read_curve(path, mtime_ns)
 
 
-@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse)
+@router.head("/", include_in_schema=False)
 def article(
     request: Request,
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
