@@ -357,7 +357,8 @@ _GENERAL_WORDS: dict[str, str] = {
                evening minute hour""",
     "adj": """old new young big small good bad long short high low great little own other same first last
               next right early late important different large real best better free full sure clear whole
-              strong easy hard true ready simple special certain possible main only public able open""",
+              strong easy hard true ready simple special certain possible main only public able open quiet hungry
+              brown""",
     "verb": """see:saw go:went:goes come:came get:got make:made take:took give:gave know:knew think:thought
                say:said:says tell:told find:found want look use work call try ask need feel:felt
                become:became leave:left put:put mean:meant keep:kept let:let begin:began seem help show
@@ -365,7 +366,7 @@ _GENERAL_WORDS: dict[str, str] = {
                lose:lost meet:met include continue set:set learn change lead:led understand:understood
                watch follow stop:stopped create speak:spoke read:read allow add walk win:won offer remember
                love consider appear wait serve die send:sent expect build:built stay fall:fell cut:cut reach
-               kill remain like talk turn start carry plan:planned""",
+               kill remain like talk turn start carry plan:planned sleep:slept vanish""",
     "adv": "even well only really where how why maybe perhaps later early fast hard",
 }
 

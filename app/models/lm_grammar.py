@@ -1,0 +1,91 @@
+"""The little language of figure 6: a grammar that writes sentences and a parser that checks them.
+
+Sentences are a noun phrase, then a verb phrase:
+
+    S  -> NP VP            NP -> DET [ADJ] NOUN          PP -> PREP NP
+    VP -> "was" ADJ  |  INTRANSITIVE [PP]  |  TRANSITIVE NP [PP]
+
+("the old fox chased a goose near the barn", "her cat slept", "this river was cold"). Every word belongs
+to exactly one class, so checking a sentence is matching its class sequence against that pattern. The tiny
+language models are trained on these sentences; what share of their own output the parser accepts is how
+the page tells a model that writes sentences from one that writes garbage.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+CLASSES: dict[str, tuple[str, ...]] = {
+    "DET": tuple("the this that his her their our every".split()),
+    "ADJ": tuple("old young big small wet cold quiet hungry brown rocky sandy sweet".split()),
+    "NOUN": tuple(
+        """fox goose dog cat horse owl duck goat wolf bear river lake stream pond shore hill cave valley meadow
+        cliff apple bread soup cake cheese barn farmer child""".split()
+    ),
+    "COPULA": ("was",),
+    "INTRANSITIVE": tuple("slept ran swam waited howled grazed vanished".split()),
+    "TRANSITIVE": tuple("chased found saw watched ate carried followed".split()),
+    "PREP": tuple("near under behind by across beside".split()),
+}
+WORD_CLASS: dict[str, str] = {w: c for c, ws in CLASSES.items() for w in ws}
+VOCABULARY: tuple[str, ...] = tuple(w for ws in CLASSES.values() for w in ws)
+
+_CODES = {
+    "DET": "d",
+    "ADJ": "a",
+    "NOUN": "n",
+    "COPULA": "c",
+    "INTRANSITIVE": "i",
+    "TRANSITIVE": "t",
+    "PREP": "p",
+}
+_NP = "da?n"
+_PP = f"p{_NP}"
+_SENTENCE = re.compile(f"{_NP}(?:ca|i(?:{_PP})?|t{_NP}(?:{_PP})?)")
+
+
+def grammatical(words: list[str]) -> bool:
+    """True when the words are a sentence of the grammar (every word known, classes in the right order)."""
+    if any(w not in WORD_CLASS for w in words):
+        return False
+    return _SENTENCE.fullmatch("".join(_CODES[WORD_CLASS[w]] for w in words)) is not None
+
+
+def _noun_phrase(rng: random.Random) -> list[str]:
+    adjective = [rng.choice(CLASSES["ADJ"])] if rng.random() < 0.4 else []
+    return [rng.choice(CLASSES["DET"]), *adjective, rng.choice(CLASSES["NOUN"])]
+
+
+def sentence(rng: random.Random) -> list[str]:
+    """One random sentence of the grammar, 3 to 11 words."""
+    subject = _noun_phrase(rng)
+    kind = rng.random()
+    if kind < 0.25:
+        return [*subject, "was", rng.choice(CLASSES["ADJ"])]
+    phrase = [rng.choice(CLASSES["PREP"]), *_noun_phrase(rng)] if rng.random() < 0.5 else []
+    if kind < 0.55:
+        return [*subject, rng.choice(CLASSES["INTRANSITIVE"]), *phrase]
+    return [*subject, rng.choice(CLASSES["TRANSITIVE"]), *_noun_phrase(rng), *phrase]
+
+
+def sentences(seed: int) -> Iterator[list[str]]:
+    """An endless reproducible stream of sentences."""
+    rng = random.Random(seed)
+    while True:
+        yield sentence(rng)
+
+
+def split_corpus(train: int, validation: int, seed: int = 0) -> tuple[list[list[str]], list[list[str]]]:
+    """Distinct training and validation sentences: no validation sentence appears in training."""
+    seen: set[str] = set()
+    chosen: list[list[str]] = []
+    for words in sentences(seed):
+        text = " ".join(words)
+        if text not in seen:
+            seen.add(text)
+            chosen.append(words)
+        if len(chosen) == train + validation:
+            return chosen[:train], chosen[train:]
+    raise AssertionError("unreachable: the stream is endless")

@@ -1,0 +1,168 @@
+"""Figure 6's tiny language models, run in numpy: the same network trained with three different masks.
+
+A word-level decoder: token and position embeddings, two pre-norm blocks of masked multi-head
+self-attention and a ReLU feed-forward layer, a final layer norm, and the token embedding reused as the
+output layer. The three models differ only in the mask their attention used in training (and uses here):
+``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug) and ``none``.
+
+Weights come from ``training/train_lm.py``; see ``app/weights/README.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.config import get_settings
+from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
+from app.models.lm_grammar import VOCABULARY
+
+FloatArray = NDArray[np.float64]
+PAD, BOS, EOS = "<pad>", "<s>", "</s>"
+SPECIALS = (PAD, BOS, EOS)
+WEIGHTS_FILE = "tiny_lm.npz"
+CURVES_FILE = "tiny_lm_curves.json"
+MAX_POSITIONS = 16
+LAYER_PARAMETERS = (
+    "ln1_g",
+    "ln1_b",
+    "w_q",
+    "w_k",
+    "w_v",
+    "w_o",
+    "ln2_g",
+    "ln2_b",
+    "ff_w1",
+    "ff_b1",
+    "ff_w2",
+    "ff_b2",
+)
+EPS = 1e-5
+
+
+class UnknownWords(ValueError):
+    """The prompt holds words the models never saw."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        super().__init__(f"not in the models' vocabulary: {', '.join(words)}")
+
+
+def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
+    """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = x.var(axis=-1, keepdims=True)
+    return (x - mean) / np.sqrt(var + EPS) * gain + bias
+
+
+@dataclass(frozen=True)
+class Forward:
+    """What one pass over a sequence gives: next-token logits (T, V) and attention (layers, h, T, T)."""
+
+    logits: FloatArray
+    attention: FloatArray
+
+
+class TinyLM:
+    """One trained model: its parameters, its mask, and greedy or sampled generation."""
+
+    def __init__(
+        self, mask: MaskMode, params: dict[str, FloatArray], heads: int, vocabulary: list[str]
+    ) -> None:
+        self.mask = mask
+        self.params = params
+        self.heads = heads
+        self.layers = sum(1 for name in params if name.endswith("ln1_g"))
+        self.vocabulary = vocabulary
+        self.index = {w: k for k, w in enumerate(vocabulary)}
+
+    def forward(self, ids: list[int]) -> Forward:
+        """Run the network over token ids, BOS first, at most MAX_POSITIONS long."""
+        p = self.params
+        T = len(ids)
+        x = p["tok_emb"][ids] + p["pos_emb"][:T]  # (T, d_model)
+        maps = []
+        for layer in range(self.layers):
+            q = {name: p[f"layer{layer}.{name}"] for name in LAYER_PARAMETERS}
+            h = layer_norm(x, q["ln1_g"], q["ln1_b"])
+            att = multi_head_attention(
+                h, q["w_q"], q["w_k"], q["w_v"], self.heads, w_o=q["w_o"], mask=self.mask
+            )
+            assert att.output is not None
+            x = x + att.output
+            h = layer_norm(x, q["ln2_g"], q["ln2_b"])
+            x = x + np.maximum(h @ q["ff_w1"] + q["ff_b1"], 0.0) @ q["ff_w2"] + q["ff_b2"]
+            maps.append(att.stages.weights)
+        logits = layer_norm(x, p["ln_f_g"], p["ln_f_b"]) @ p["tok_emb"].T  # (T, V): the embedding, reused
+        return Forward(logits=logits, attention=np.stack(maps))
+
+    def encode(self, words: list[str]) -> list[int]:
+        unknown = [w for w in words if w not in self.index or w in SPECIALS]
+        if unknown:
+            raise UnknownWords(sorted(set(unknown)))
+        return [self.index[BOS]] + [self.index[w] for w in words]
+
+    def generate(
+        self,
+        prompt: list[str],
+        strategy: str = "greedy",
+        rng: np.random.Generator | None = None,
+        temperature: float = 1.0,
+    ) -> list[str]:
+        """Continue the prompt one word at a time until the end token or the position limit."""
+        ids = self.encode(prompt)
+        rng = rng or np.random.default_rng(0)
+        banned = [self.index[PAD], self.index[BOS]]
+        while len(ids) < MAX_POSITIONS:
+            logits = self.forward(ids).logits[-1]
+            logits[banned] = -np.inf
+            if strategy == "greedy":
+                nxt = int(np.argmax(logits))
+            else:
+                z = logits / temperature
+                probs = np.exp(z - z.max())
+                nxt = int(rng.choice(len(probs), p=probs / probs.sum()))
+            if nxt == self.index[EOS]:
+                break
+            ids.append(nxt)
+        return [self.vocabulary[k] for k in ids[1:]]
+
+
+class TinyLMs:
+    """The three models and their training record."""
+
+    def __init__(self, weights: Path, curves: Path) -> None:
+        with np.load(weights, allow_pickle=False) as data:
+            vocabulary = [str(w) for w in data["vocabulary"]]
+            heads = int(data["heads"])
+            self.models = {
+                mask: TinyLM(
+                    mask,
+                    {
+                        k.split("/", 1)[1]: data[k].astype(np.float64)
+                        for k in data.files
+                        if k.startswith(f"{mask}/")
+                    },
+                    heads,
+                    vocabulary,
+                )
+                for mask in MASK_MODES
+            }
+        self.record: dict[str, Any] = json.loads(curves.read_text(encoding="utf-8"))
+
+
+def default_vocabulary() -> list[str]:
+    """The token list the models are trained with: the three specials, then the grammar's words."""
+    return [*SPECIALS, *VOCABULARY]
+
+
+@lru_cache
+def get_tiny_lms() -> TinyLMs:
+    weights_dir = get_settings().weights_dir
+    return TinyLMs(weights_dir / WEIGHTS_FILE, weights_dir / CURVES_FILE)

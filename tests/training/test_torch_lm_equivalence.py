@@ -1,0 +1,33 @@
+"""The numpy language models equal their PyTorch originals (where PyTorch is installed)."""
+
+import numpy as np
+import pytest
+
+from app.core.attention import MASK_MODES
+from app.models.tiny_lm import get_tiny_lms
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("mask", MASK_MODES)
+def test_numpy_logits_and_attention_equal_pytorch(mask: str) -> None:
+    from training.train_lm import TorchLM
+
+    lms = get_tiny_lms()
+    model = lms.models[mask]
+    d_model = model.params["tok_emb"].shape[1]
+    d_ff = model.params["layer0.ff_b1"].shape[0]
+    reference = TorchLM(len(model.vocabulary), d_model, model.heads, model.layers, d_ff, mask).double()
+    with torch.no_grad():
+        for name, value in model.params.items():
+            if name.startswith("layer"):
+                layer, key = name.removeprefix("layer").split(".")
+                reference.blocks[int(layer)][key].copy_(torch.from_numpy(value))
+            else:
+                getattr(reference, name).copy_(torch.from_numpy(value))
+    ids = model.encode("the old fox chased the goose near the barn".split())
+    ours = model.forward(ids)
+    with torch.no_grad():
+        logits, maps = reference(torch.tensor([ids]), torch.zeros(1, len(ids), dtype=torch.bool))
+    np.testing.assert_allclose(ours.logits, logits[0].numpy(), atol=1e-9)
+    np.testing.assert_allclose(ours.attention, torch.stack([m[0] for m in maps]).numpy(), atol=1e-12)

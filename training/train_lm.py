@@ -1,0 +1,240 @@
+"""Train figure 6's tiny language model three times, once per mask mode, and write weights and curves.
+
+    pip install -e '.[train]'      # PyTorch, CPU build
+    python -m training.train_lm
+
+writes ``app/weights/tiny_lm.npz`` (the three models' parameters and the vocabulary) and
+``app/weights/tiny_lm_curves.json`` (train and validation loss every 100 steps, and the share of generated
+sentences the grammar accepts, measured with the numpy models the server runs).
+
+All three runs see the same sentences in the same order from the same initial weights; only the mask
+differs. Validation loss is computed the way training computes it, with the model's own mask: that is what
+makes the leaky models look healthy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+from app.core.attention import MASK_MODES
+from app.models.lm_grammar import grammatical, split_corpus
+from app.models.tiny_lm import (
+    BOS,
+    CURVES_FILE,
+    EOS,
+    LAYER_PARAMETERS,
+    MAX_POSITIONS,
+    PAD,
+    WEIGHTS_FILE,
+    TinyLM,
+    default_vocabulary,
+)
+from training.train_relations import WEIGHTS
+
+LABELS = {"neg_inf": "−∞ (the causal mask)", "zero": "×0 (masked_fill(mask, 0))", "none": "no mask"}
+PROMPT = ["the"]
+
+
+class TorchLM(torch.nn.Module):
+    """The network of app.models.tiny_lm, in PyTorch, with a padding mask for batches."""
+
+    def __init__(self, vocab: int, d_model: int, heads: int, layers: int, d_ff: int, mask: str) -> None:
+        super().__init__()
+        self.heads, self.mask = heads, mask
+        self.tok_emb = torch.nn.Parameter(torch.randn(vocab, d_model) * 0.1)
+        self.pos_emb = torch.nn.Parameter(torch.randn(MAX_POSITIONS, d_model) * 0.1)
+        self.blocks = torch.nn.ModuleList()
+        for _ in range(layers):
+            block = torch.nn.ParameterDict(
+                {
+                    "ln1_g": torch.nn.Parameter(torch.ones(d_model)),
+                    "ln1_b": torch.nn.Parameter(torch.zeros(d_model)),
+                    "w_q": torch.nn.Parameter(torch.randn(d_model, d_model) / d_model**0.5),
+                    "w_k": torch.nn.Parameter(torch.randn(d_model, d_model) / d_model**0.5),
+                    "w_v": torch.nn.Parameter(torch.randn(d_model, d_model) / d_model**0.5),
+                    "w_o": torch.nn.Parameter(torch.randn(d_model, d_model) / d_model**0.5 / layers),
+                    "ln2_g": torch.nn.Parameter(torch.ones(d_model)),
+                    "ln2_b": torch.nn.Parameter(torch.zeros(d_model)),
+                    "ff_w1": torch.nn.Parameter(torch.randn(d_model, d_ff) / d_model**0.5),
+                    "ff_b1": torch.nn.Parameter(torch.zeros(d_ff)),
+                    "ff_w2": torch.nn.Parameter(torch.randn(d_ff, d_model) / d_ff**0.5 / layers),
+                    "ff_b2": torch.nn.Parameter(torch.zeros(d_model)),
+                }
+            )
+            self.blocks.append(block)
+        self.ln_f_g = torch.nn.Parameter(torch.ones(d_model))
+        self.ln_f_b = torch.nn.Parameter(torch.zeros(d_model))
+
+    def attend(
+        self, x: torch.Tensor, p: torch.nn.ParameterDict, pad: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        B, T, d = x.shape
+        h, d_k = self.heads, d // self.heads
+
+        def split(t: torch.Tensor) -> torch.Tensor:
+            return t.view(B, T, h, d_k).transpose(1, 2)  # (B, T, d) -> (B, h, T, d_k)
+
+        q, k, v = split(x @ p["w_q"]), split(x @ p["w_k"]), split(x @ p["w_v"])
+        scores = q @ k.transpose(-1, -2) / d_k**0.5  # (B, h, T, T)
+        future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+        if self.mask == "neg_inf":
+            scores = scores.masked_fill(future, float("-inf"))
+        elif self.mask == "zero":
+            scores = scores.masked_fill(future, 0.0)
+        scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))  # padding is never a word
+        weights = torch.softmax(scores, dim=-1)
+        context = (weights @ v).transpose(1, 2).reshape(B, T, d)  # (B, h, T, d_k) -> (B, T, d)
+        return context @ p["w_o"], weights
+
+    def forward(self, ids: torch.Tensor, pad: torch.Tensor) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        T = ids.shape[1]
+        x = self.tok_emb[ids] + self.pos_emb[:T]
+        maps = []
+        for p in self.blocks:
+            a, w = self.attend(
+                torch.nn.functional.layer_norm(x, (x.shape[-1],), p["ln1_g"], p["ln1_b"]), p, pad
+            )
+            x = x + a
+            hidden = torch.nn.functional.layer_norm(x, (x.shape[-1],), p["ln2_g"], p["ln2_b"])
+            x = x + torch.relu(hidden @ p["ff_w1"] + p["ff_b1"]) @ p["ff_w2"] + p["ff_b2"]
+            maps.append(w)
+        x = torch.nn.functional.layer_norm(x, (x.shape[-1],), self.ln_f_g, self.ln_f_b)
+        return x @ self.tok_emb.T, maps
+
+    def numpy_params(self) -> dict[str, np.ndarray]:
+        out = {
+            "tok_emb": self.tok_emb,
+            "pos_emb": self.pos_emb,
+            "ln_f_g": self.ln_f_g,
+            "ln_f_b": self.ln_f_b,
+        }
+        for layer, p in enumerate(self.blocks):
+            out.update({f"layer{layer}.{name}": p[name] for name in LAYER_PARAMETERS})
+        return {k: v.detach().numpy().astype(np.float64) for k, v in out.items()}
+
+
+def batches(
+    sentences: list[list[str]], index: dict[str, int]
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Inputs (BOS + words), targets (words + EOS) and the padding mask, padded to the longest sentence."""
+    T = max(len(s) for s in sentences) + 1
+    inputs = torch.full((len(sentences), T), index[PAD])
+    targets = torch.full((len(sentences), T), -100)  # -100: ignored by cross_entropy
+    for b, words in enumerate(sentences):
+        ids = [index[BOS]] + [index[w] for w in words] + [index[EOS]]
+        inputs[b, : len(ids) - 1] = torch.tensor(ids[:-1])
+        targets[b, : len(ids) - 1] = torch.tensor(ids[1:])
+    return inputs, targets, inputs == index[PAD]
+
+
+def loss_on(model: TorchLM, data: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> torch.Tensor:
+    inputs, targets, pad = data
+    logits, _ = model(inputs, pad)
+    return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+
+
+def grammatical_share(model: TinyLM, samples: int, seed: int) -> float:
+    rng = np.random.default_rng(seed)
+    made = [model.generate(PROMPT, "sample", rng) for _ in range(samples)]
+    return sum(grammatical(words) for words in made) / samples
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--train", type=int, default=6000)
+    parser.add_argument("--validation", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--d-model", type=int, default=48)
+    parser.add_argument("--heads", type=int, default=2)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--d-ff", type=int, default=96)
+    args = parser.parse_args()
+    torch.set_num_threads(2)
+
+    vocabulary = default_vocabulary()
+    index = {w: k for k, w in enumerate(vocabulary)}
+    train, validation = split_corpus(args.train, args.validation)
+    validation_data = batches(validation, index)
+    arrays: dict[str, np.ndarray] = {"vocabulary": np.array(vocabulary), "heads": np.array(args.heads)}
+    record: dict[str, object] = {
+        "prompt": " ".join(PROMPT),
+        "d_model": args.d_model,
+        "layers": args.layers,
+        "heads": args.heads,
+        "vocab_size": len(vocabulary),
+        "train_sentences": len(train),
+        "validation_sentences": len(validation),
+        "steps": args.steps,
+        "models": [],
+    }
+    for mask in MASK_MODES:
+        started = time.time()
+        torch.manual_seed(0)  # the same initial weights and the same batches for every mask
+        model = TorchLM(len(vocabulary), args.d_model, args.heads, args.layers, args.d_ff, mask)
+        optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=args.steps)
+        order = torch.Generator().manual_seed(1)
+        curves: dict[str, list[float]] = {"step": [], "train": [], "validation": []}
+        running: list[float] = []
+        for step in range(1, args.steps + 1):
+            picks = torch.randint(0, len(train), (args.batch_size,), generator=order).tolist()
+            loss = loss_on(model, batches([train[k] for k in picks], index))
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            running.append(loss.item())
+            if step % 100 == 0:
+                with torch.no_grad():
+                    val = float(loss_on(model, validation_data))
+                curves["step"].append(step)
+                curves["train"].append(round(float(np.mean(running)), 5))
+                curves["validation"].append(round(val, 5))
+                running = []
+        params = model.numpy_params()
+        for name, value in params.items():
+            arrays[f"{mask}/{name}"] = value.astype(np.float32)
+        served = TinyLM(
+            mask,
+            {k: v.astype(np.float32).astype(np.float64) for k, v in params.items()},
+            args.heads,
+            vocabulary,
+        )
+        share = grammatical_share(served, args.samples, seed=0)
+        greedy = " ".join(served.generate(PROMPT, "greedy"))
+        record["models"].append(  # type: ignore[attr-defined]
+            {
+                "mask": mask,
+                "label": LABELS[mask],
+                "curves": curves,
+                "final_train": curves["train"][-1],
+                "final_validation": curves["validation"][-1],
+                "grammatical_share": share,
+                "samples_measured": args.samples,
+                "greedy": greedy,
+                "seconds": round(time.time() - started, 1),
+            }
+        )
+        print(
+            f"{mask:8s} train={curves['train'][-1]:.3f} validation={curves['validation'][-1]:.3f} "
+            f"grammatical={share:.0%} greedy={greedy!r} {time.time() - started:.0f}s",
+            flush=True,
+        )
+
+    np.savez_compressed(WEIGHTS / WEIGHTS_FILE, **arrays)
+    (WEIGHTS / CURVES_FILE).write_text(
+        json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+if __name__ == "__main__":
+    main()
