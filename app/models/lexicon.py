@@ -357,8 +357,8 @@ _GENERAL_WORDS: dict[str, str] = {
                evening minute hour""",
     "adj": """old new young big small good bad long short high low great little own other same first last
               next right early late important different large real best better free full sure clear whole
-              strong easy hard true ready simple special certain possible main only public able open quiet hungry
-              brown""",
+              strong easy hard true ready simple special certain possible main only public able open
+              quiet hungry brown""",
     "verb": """see:saw go:went:goes come:came get:got make:made take:took give:gave know:knew think:thought
                say:said:says tell:told find:found want look use work call try ask need feel:felt
                become:became leave:left put:put mean:meant keep:kept let:let begin:began seem help show

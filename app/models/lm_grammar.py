@@ -21,8 +21,8 @@ CLASSES: dict[str, tuple[str, ...]] = {
     "DET": tuple("the this that his her their our every".split()),
     "ADJ": tuple("old young big small wet cold quiet hungry brown rocky sandy sweet".split()),
     "NOUN": tuple(
-        """fox goose dog cat horse owl duck goat wolf bear river lake stream pond shore hill cave valley meadow
-        cliff apple bread soup cake cheese barn farmer child""".split()
+        """fox goose dog cat horse owl duck goat wolf bear river lake stream pond shore hill cave valley
+        meadow cliff apple bread soup cake cheese barn farmer child""".split()
     ),
     "COPULA": ("was",),
     "INTRANSITIVE": tuple("slept ran swam waited howled grazed vanished".split()),

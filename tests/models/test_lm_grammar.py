@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from app.models.lm_grammar import CLASSES, WORD_CLASS, grammatical, sentence, split_corpus
 from app.models.lexicon import lookup
+from app.models.lm_grammar import CLASSES, WORD_CLASS, grammatical, sentence, split_corpus
 
 
 def test_every_generated_sentence_is_grammatical() -> None:
