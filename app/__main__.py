@@ -1,23 +1,73 @@
-"""Command line: ``python -m app`` (or ``attention-explorable``) serves the explorable."""
+"""Command line: ``python -m app`` (or ``attention-explorable``) serves the explorable;
+``python -m app check-causal FILE`` checks a model's own attention weights for leaks from the future."""
 
 import argparse
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from app.core.diagnostics import Diagnosis, diagnose
+from app.core.matrix_files import read_matrix
+
+EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attention-explorable", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", help="without one, serve the page")
+    check = commands.add_parser(
+        "check-causal",
+        help="check attention weights for leaks from the future",
+        description="Print every head's verdict on a .npy (saved with allow_pickle=False), .json or .csv "
+        "file of attention weights, shape [n, n], [h, n, n] or [layers, h, n, n]. "
+        "Exit status: 0 causal, 1 leaks, 2 unreadable or invalid.",
+    )
+    check.add_argument("file", type=Path, metavar="FILE", help="the attention weights")
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Parse the flags and run the server until interrupted."""
+def format_table(result: Diagnosis) -> str:
+    """One line per head, then the overall verdict and summary."""
+    lines = [f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  signature"]
+    for h in result.heads:
+        lines.append(
+            f"{h.layer:>5}  {h.head:>4}  {h.max_future:>10.6f}  {h.future_mass:>11.6f}  "
+            f"{h.verdict:<7}  {h.signature}"
+        )
+    lines.append("")
+    lines.append(result.summary)  # opens with the verdict: "causal: ..." or "leaks: ..."
+    return "\n".join(lines)
+
+
+def check_causal(path: Path, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    """Diagnose the file at ``path`` with the API's own reader; the exit status is the verdict."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        print(f"check-causal: cannot read {path}: {error.strerror or error}", file=err)
+        return EXIT_UNREADABLE
+    try:
+        result = diagnose(read_matrix(path.name, data))
+    except ValueError as error:  # FileError, UnsupportedFileType, MatrixError
+        print(f"check-causal: {path}: {error}", file=err)
+        return EXIT_UNREADABLE
+    print(format_table(result), file=out)
+    return EXIT_CAUSAL if result.verdict == "causal" else EXIT_LEAKS
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the subcommand, or serve until interrupted when there is none."""
     args = build_parser().parse_args(argv)
+    if args.command == "check-causal":
+        return check_causal(args.file)
     import uvicorn
 
     uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port, server_header=False)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

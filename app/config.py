@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     weights_dir: Path = _PACKAGE / "weights"
     max_sentence_chars: int = 500
     max_sentence_tokens: int = 64
+    max_upload_bytes: int = 2 * 1024 * 1024  # POST /api/diagnose: the largest file accepted
 
 
 @lru_cache

@@ -1,11 +1,13 @@
 """Assembles the web application: security headers, static files, templates and routers."""
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
-from app.routes import attention, health, pages
+from app.errors import validation_error
+from app.routes import attention, diagnose, head_lab, health, lm, pages
 
 # The page loads nothing from elsewhere and runs no inline script or style.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -62,8 +64,12 @@ def create_app() -> FastAPI:
         version="0.1.0",
     )
     app.add_middleware(SecurityHeaders)
+    app.add_exception_handler(RequestValidationError, validation_error)
     app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     app.include_router(health.router)
     app.include_router(attention.router)
+    app.include_router(head_lab.router)
+    app.include_router(diagnose.router)
+    app.include_router(lm.router)
     app.include_router(pages.router)
     return app

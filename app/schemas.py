@@ -1,8 +1,8 @@
 """Request and response models of the HTTP API, named by direction; limits live in the fields."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 MaskName = Literal["none", "neg_inf", "zero"]
 RelationName = Literal["meaning", "grammar", "position"]
@@ -33,3 +33,150 @@ class AttentionResponse(BaseModel):
     weights: list[list[list[float]]] = Field(description="[head][query i][key j]; every row sums to 1")
     future_leak: float = Field(description="mean over heads and query rows of the weight on keys j > i")
     relations: list[Relation]
+
+
+class LanguageModelRecord(BaseModel):
+    mask: MaskName
+    label: str
+    curves: dict[str, list[float]] = Field(description="step, train and validation loss every 100 steps")
+    final_train: float
+    final_validation: float
+    grammatical_share: float = Field(description="share of sampled sentences the grammar accepts")
+    samples_measured: int
+
+
+class LanguageModelsResponse(BaseModel):
+    prompt: str
+    d_model: int
+    layers: int
+    heads: int
+    vocab_size: int
+    vocabulary: list[str] = Field(description="the words a prompt may use")
+    models: list[LanguageModelRecord]
+
+
+class GenerateRequest(BaseModel):
+    model: MaskName = Field(description="which of the three models: the mask it was trained with")
+    prompt: str = Field(default="the", min_length=1, max_length=100)
+    strategy: Literal["greedy", "sample"] = "greedy"
+    count: int = Field(default=5, ge=1, le=20)
+    seed: int | None = Field(default=None, ge=0, le=2**32 - 1)
+    temperature: float = Field(default=1.0, ge=0.1, le=2.0)
+
+
+class Sample(BaseModel):
+    text: str
+    tokens: list[str]
+    grammatical: bool
+
+
+class GenerateResponse(BaseModel):
+    model: MaskName
+    strategy: Literal["greedy", "sample"]
+    samples: list[Sample]
+    grammatical_share: float
+
+
+class LanguageModelAttentionResponse(BaseModel):
+    model: MaskName
+    tokens: list[str] = Field(description="the start token, then the sentence")
+    weights: list[list[list[list[float]]]] = Field(description="[layer][head][query i][key j]")
+    future_leak: float
+
+
+DiagnoseVerdict = Literal["causal", "leaks"]
+DiagnoseSignature = Literal["causal", "zero_fill", "unmasked"]
+
+
+class DiagnoseHead(BaseModel):
+    layer: int
+    head: int
+    max_future: float = Field(description="the largest weight strictly above the diagonal (key j > query i)")
+    future_mass: float = Field(description="mean over query rows of the row's weight on keys j > i")
+    verdict: DiagnoseVerdict = Field(description='"causal" exactly when max_future is 0.0')
+    signature: DiagnoseSignature = Field(
+        description='"zero_fill": leaks with equal future weights along every row, the fingerprint of '
+        'masked_fill(mask, 0); "unmasked": leaks freely; "causal": no leak'
+    )
+
+
+class DiagnoseResponse(BaseModel):
+    shape: list[int] = Field(description="the uploaded array's shape: [n, n], [h, n, n] or [layers, h, n, n]")
+    heads: list[DiagnoseHead] = Field(description="one entry per head, in (layer, head) order")
+    verdict: DiagnoseVerdict = Field(description='"causal" when every head is')
+    summary: str
+    weights: list[list[list[list[float]]]] | None = Field(
+        description="[layer][head][query i][key j], the upload reshaped to four dimensions, for drawing; "
+        "null unless there are at most 64 heads of at most 32 positions"
+    )
+
+
+# ---- figure 3, the head lab: attention over the reader's own matrices --------------------------------------
+
+LAB_MAX_DIM = 64  # tokens, and every matrix dimension
+LAB_MAX_HEADS = 16
+LAB_MAX_ABS = 1e6  # |x| <= 1e6 keeps every stage finite: scores stay below 64 · (64 · 1e12)² ≈ 3e29
+
+LabNumber = Annotated[float, Field(allow_inf_nan=False, ge=-LAB_MAX_ABS, le=LAB_MAX_ABS)]
+LabRow = Annotated[list[LabNumber], Field(min_length=1, max_length=LAB_MAX_DIM)]
+LabMatrix = Annotated[list[LabRow], Field(min_length=1, max_length=LAB_MAX_DIM)]
+Matrices = list[list[list[float]]]
+
+
+class HeadWeights(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    w_q: LabMatrix = Field(description="d_in × d_k; rows are input dimensions")
+    w_k: LabMatrix = Field(description="d_in × d_k")
+    w_v: LabMatrix = Field(description="d_in × d_v")
+
+
+class CustomAttentionRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "embeddings": [[1, 0], [0, 1], [1, 1]],
+                    "heads": [{"w_q": [[1], [0]], "w_k": [[1], [0]], "w_v": [[1, 0], [0, 1]]}],
+                    "mask": "none",
+                    "scale": True,
+                    "tokens": ["a", "b", "c"],
+                }
+            ]
+        },
+    )
+
+    embeddings: LabMatrix = Field(description="n × d_in: one row per token")
+    heads: list[HeadWeights] = Field(min_length=1, max_length=LAB_MAX_HEADS)
+    w_o: Annotated[list[LabRow], Field(min_length=1, max_length=LAB_MAX_DIM * LAB_MAX_HEADS)] | None = Field(
+        default=None, description="(Σ d_v) × d_out: the concatenated heads' columns, projected"
+    )
+    mask: MaskName = "none"
+    scale: bool = Field(default=True, description="divide the scores by √d_k")
+    tokens: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=LAB_MAX_DIM, description="labels for the n rows"
+    )
+
+
+class CustomAttentionParameters(BaseModel):
+    per_head: list[int] = Field(description="|W_Q| + |W_K| + |W_V| of every head")
+    w_o: int = Field(description="|W_O|, 0 without W_O")
+    total: int
+
+
+class CustomAttentionResponse(BaseModel):
+    tokens: list[str] | None
+    mask: MaskName
+    scale: bool
+    q: Matrices = Field(description="[head][token][d_k]: X W_Q of every head")
+    k: Matrices = Field(description="[head][token][d_k]: X W_K")
+    v: Matrices = Field(description="[head][token][d_v]: X W_V")
+    scores: Matrices = Field(description="[head][query i][key j]: Q Kᵀ")
+    scaled: Matrices = Field(description="the scores divided by √d_k (unchanged when scale is false)")
+    masked: list[list[list[float | None]]] = Field(description="the scaled scores after the mask; null is −∞")
+    weights: Matrices = Field(description="softmax of the masked scores; every row sums to 1")
+    context: Matrices = Field(description="[head][token][d_v]: weights · V")
+    concat: list[list[float]] = Field(description="n × Σ d_v: the heads' context vectors side by side")
+    output: list[list[float]] | None = Field(description="concat · W_O, null without W_O")
+    parameters: CustomAttentionParameters

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -22,12 +23,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server() -> Iterator[str]:
-    """Yield the base URL of a fresh ``python -m app`` on 127.0.0.1, stopped on exit."""
+def running_server(env: dict[str, str] | None = None) -> Iterator[str]:
+    """Yield the base URL of a fresh ``python -m app`` on 127.0.0.1, stopped on exit.
+
+    ``env`` adds variables to the server's environment (such as ``ATTENTION_MAX_UPLOAD_BYTES``).
+    """
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "app", "--port", str(port)],
         cwd=ROOT,
+        env={**os.environ, **env} if env else None,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -1,6 +1,10 @@
-"""Numbers that summarise an attention pattern, such as how much of it looks ahead."""
+"""Numbers that summarise an attention pattern: how much of it looks ahead, and whether a model's own
+attention is causal (the strict-upper-triangle verdict and the fingerprint of the ×0 mask bug)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -8,6 +12,7 @@ from numpy.typing import ArrayLike, NDArray
 from app.core.attention import causal_mask
 
 FloatArray = NDArray[np.float64]
+AnyFloatArray = NDArray[np.floating]
 
 
 def future_share(weights: ArrayLike) -> FloatArray:
@@ -33,3 +38,205 @@ def future_leak(weights: ArrayLike) -> float:
     if share.size == 0:
         raise ValueError("weights must contain at least one query row")
     return float(np.mean(share))
+
+
+# --- The structural diagnosis: is a model's own attention causal? ---------------------------------------
+
+Verdict = Literal["causal", "leaks"]
+Signature = Literal["causal", "zero_fill", "unmasked"]
+
+MIN_POSITIONS = 2
+MAX_POSITIONS = 512
+ROW_SUM_TOLERANCE = 1e-3
+EQUAL_RTOL = 1e-6
+
+
+class MatrixError(ValueError):
+    """Attention weights that cannot be diagnosed; the message is written for the reader who sent them."""
+
+
+@dataclass(frozen=True)
+class HeadDiagnosis:
+    """The verdict on one head, numbered (layer, head)."""
+
+    layer: int
+    head: int
+    max_future: float
+    future_mass: float
+    verdict: Verdict
+    signature: Signature
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Every head's verdict, and the weights normalised to (layers, h, n, n)."""
+
+    shape: tuple[int, ...]
+    weights: AnyFloatArray  # the input viewed as (layers, h, n, n), in its own float dtype
+    heads: list[HeadDiagnosis]
+
+    @property
+    def verdict(self) -> Verdict:
+        return "causal" if all(h.verdict == "causal" for h in self.heads) else "leaks"
+
+    @property
+    def summary(self) -> str:
+        """One or two sentences a reader can act on."""
+        total = len(self.heads)
+        leaky = [h for h in self.heads if h.verdict == "leaks"]
+        if not leaky:
+            every = "the head puts" if total == 1 else f"all {total} heads put"
+            return f"causal: {every} exactly zero weight on future positions (j > i)."
+        zero_fill = sum(h.signature == "zero_fill" for h in leaky)
+        unmasked = len(leaky) - zero_fill
+        worst = max(leaky, key=lambda h: h.max_future)
+        kinds = []
+        if zero_fill:
+            kinds.append(
+                f"{zero_fill} with the ×0 signature (equal future weights along each row: "
+                "masked_fill(mask, 0) instead of -inf)"
+            )
+        if unmasked:
+            kinds.append(f"{unmasked} unmasked (free weight on the future)")
+        some = f"{len(leaky)} of {total} heads put" if total > 1 else "the head puts"
+        return (
+            f"leaks: {some} weight on future positions (j > i): {' and '.join(kinds)}. "
+            f"Worst: head ({worst.layer}, {worst.head}), {worst.max_future:.3g} on a single future key."
+        )
+
+
+def _as_heads(weights: ArrayLike) -> tuple[tuple[int, ...], AnyFloatArray]:
+    """The given shape and the weights viewed as (layers, h, n, n), or a MatrixError.
+
+    Floats keep their dtype (a float32 export is not copied to float64: comparisons with 0.0 and equality
+    are exact in any float type, and sums accumulate in float64); integers become float64.
+    """
+    try:
+        w = np.asarray(weights)
+    except ValueError as error:  # ragged nested sequences
+        raise MatrixError(f"the weights do not form a rectangular array: {error}") from error
+    if w.dtype.kind not in "fiu":
+        raise MatrixError(f"the weights must be real numbers, got values of type {w.dtype}")
+    shape = tuple(int(s) for s in w.shape)
+    if w.ndim not in (2, 3, 4):
+        raise MatrixError(
+            f"expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape {list(shape)} "
+            f"({w.ndim} dimension{'' if w.ndim == 1 else 's'})"
+        )
+    if shape[-1] != shape[-2]:
+        raise MatrixError(
+            f"the last two dimensions must be equal (queries × keys over the same positions), "
+            f"got {shape[-2]} × {shape[-1]}"
+        )
+    n = shape[-1]
+    if n < MIN_POSITIONS:
+        raise MatrixError(f"n = {n} is too small: a causal check needs at least {MIN_POSITIONS} positions")
+    if n > MAX_POSITIONS:
+        raise MatrixError(f"n = {n} is too large: at most {MAX_POSITIONS} positions")
+    if 0 in shape:
+        raise MatrixError(f"the array holds no heads: shape {list(shape)}")
+    # (n, n) -> (1, 1, n, n);  (h, n, n) -> (1, h, n, n)
+    floats = w if w.dtype.kind == "f" else w.astype(np.float64)
+    return shape, floats.reshape((1,) * (4 - w.ndim) + shape)
+
+
+def _first(bad: NDArray[np.bool_]) -> tuple[int, ...]:
+    """The first True index of a boolean array, in C order."""
+    return tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
+
+
+def _check_distributions(w: AnyFloatArray) -> None:
+    """Every weight finite and ≥ 0, every row summing to 1 (within ROW_SUM_TOLERANCE); else a MatrixError."""
+    not_finite = ~np.isfinite(w)
+    if not_finite.any():
+        layer, head, i, j = _first(not_finite)
+        value = w[layer, head, i, j]
+        name = "NaN" if np.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+        raise MatrixError(
+            f"weight ({i}, {j}) of head ({layer}, {head}) is {name}: attention weights must be finite numbers"
+        )
+    negative = w < 0
+    if negative.any():
+        layer, head, i, j = _first(negative)
+        raise MatrixError(
+            f"weight ({i}, {j}) of head ({layer}, {head}) is {w[layer, head, i, j]:.6g}: "
+            "attention weights cannot be negative"
+        )
+    sums = w.sum(axis=-1, dtype=np.float64)  # (layers, h, n, n) -> (layers, h, n)
+    off = np.abs(sums - 1.0) > ROW_SUM_TOLERANCE
+    if off.any():
+        layer, head, i = _first(off)
+        raise MatrixError(
+            f"row {i} of head ({layer}, {head}) sums to {sums[layer, head, i]:.6g}, not 1: "
+            "attention rows are distributions"
+        )
+
+
+def zero_fill_signature(w: AnyFloatArray) -> NDArray[np.bool_]:
+    """Which heads of (..., n, n) leaky weights carry the fingerprint of ``masked_fill(mask, 0)``: (...,).
+
+    The ×0 bug sets every future score to the same constant before the softmax,
+
+        s_ij = 0  for j > i    =>    w_ij = e^0 / Z_i = 1 / Z_i,    Z_i = Σ_{l ≤ i} e^{s_il} + (n - 1 - i)
+
+    so within a row every future key gets exactly the same weight, whatever the past scores are. An
+    unmasked head computes a different score for each future key, and its future weights differ. The test:
+    in every row with at least two future keys (i ≤ n - 3) the future weights are equal, to a relative
+    tolerance EQUAL_RTOL, and at least one such row has positive weight on them (rows whose future weights
+    all underflowed to 0 are consistent with the bug but prove nothing). With n = 2 no row has two future
+    keys, so the signature cannot be seen. A head whose rows are exactly uniform also matches: on its
+    weights alone it is indistinguishable from the bug.
+    """
+    n = w.shape[-1]
+    future = causal_mask(n)  # (n, n): True for j > i
+    rows = slice(0, max(n - 2, 0))  # the rows with at least two future keys
+    hi = np.max(w, axis=-1, where=future, initial=-np.inf)[..., rows]  # (..., n) -> (..., n - 2)
+    lo = np.min(w, axis=-1, where=future, initial=np.inf)[..., rows]
+    equal = np.all(hi - lo <= EQUAL_RTOL * hi, axis=-1)
+    evidence = np.any(hi > 0, axis=-1)
+    result: NDArray[np.bool_] = equal & evidence
+    return result
+
+
+def diagnose(weights: ArrayLike) -> Diagnosis:
+    """The strict-upper-triangle verdict for every head of an attention array.
+
+    ``weights`` has shape [n, n], [h, n, n] or [layers, h, n, n] (2 ≤ n ≤ 512), each row a distribution
+    over keys. Heads are numbered (layer, head): an [n, n] array is head (0, 0), an [h, n, n] one layer 0.
+    For each head, with the future being the keys j > i:
+
+        max_future  = max_{j > i} w_ij
+        future_mass = mean_i Σ_{j > i} w_ij
+        verdict     = "causal" if max_future == 0.0 else "leaks"    (any positive future weight fails)
+        signature   = "causal", "zero_fill" (the ×0 bug, see zero_fill_signature) or "unmasked"
+
+    A MatrixError names the first thing wrong: the dimensions, a non-square block, n out of range, a
+    non-finite or negative weight, or a row that does not sum to 1 within 1e-3.
+    """
+    shape, w = _as_heads(weights)  # (layers, h, n, n)
+    _check_distributions(w)
+    layers, h, n, _ = w.shape
+    future = causal_mask(n)  # (n, n): True for j > i
+    max_future = np.max(w, axis=(-2, -1), where=future, initial=0.0)  # (layers, h, n, n) -> (layers, h)
+    # future_share without its masked copy of w: (layers, h, n, n) -> (layers, h, n) -> (layers, h)
+    future_mass = np.sum(w, axis=-1, where=future, dtype=np.float64).mean(axis=-1)
+    zero_fill = zero_fill_signature(w)  # (layers, h)
+
+    heads: list[HeadDiagnosis] = []
+    for layer in range(layers):
+        for head in range(h):
+            leaks = bool(max_future[layer, head] > 0.0)
+            signature: Signature = (
+                "causal" if not leaks else "zero_fill" if zero_fill[layer, head] else "unmasked"
+            )
+            heads.append(
+                HeadDiagnosis(
+                    layer=layer,
+                    head=head,
+                    max_future=float(max_future[layer, head]),
+                    future_mass=float(future_mass[layer, head]),
+                    verdict="leaks" if leaks else "causal",
+                    signature=signature,
+                )
+            )
+    return Diagnosis(shape=shape, weights=w, heads=heads)

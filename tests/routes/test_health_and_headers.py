@@ -35,3 +35,12 @@ def test_head_requests_are_answered_for_probes(client: TestClient) -> None:
         response = client.head(path)
         assert response.status_code == 200, path
         assert response.content == b""
+
+
+def test_non_finite_numbers_get_a_422_not_a_500(client: TestClient) -> None:
+    """JSON has no NaN or Infinity, but Python's parser accepts them: the 422 must still serialise."""
+    for value in ("NaN", "Infinity", "-Infinity"):
+        body = f'{{"model": "neg_inf", "temperature": {value}}}'
+        response = client.post("/api/lm/generate", content=body, headers={"content-type": "application/json"})
+        assert response.status_code == 422
+        assert response.json()["detail"][0]["input"] == value

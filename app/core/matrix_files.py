@@ -1,0 +1,230 @@
+"""Attention weights from the bytes of a file, read safely: .npy, .json or .csv.
+
+The type comes from the file name's extension and is checked against the content. Nothing here executes,
+unpickles, evaluates or writes anything:
+
+- ``.npy``: the header is read and checked first (a real-number dtype, and as many data bytes as the
+  shape promises), then ``np.load(..., allow_pickle=False)``; an object array, which only pickle can
+  hold, is refused.
+- ``.json``: ``json.loads`` with the non-standard ``NaN`` and ``Infinity`` tokens refused, then a walk
+  that accepts only rectangular nested lists of numbers (or an object whose ``"weights"`` key holds them).
+- ``.csv``: one matrix, comma separated, every cell a plain decimal number; blank lines only at the end.
+
+The API and the CLI share this module; errors are worded for the person who sent the file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from pathlib import PurePosixPath
+
+import numpy as np
+from numpy.typing import NDArray
+
+SUFFIXES = (".npy", ".json", ".csv")
+NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
+NPY_VERSIONS = ((1, 0), (2, 0), (3, 0))
+MAX_DEPTH = 4  # [layers, h, n, n]
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+# Within this alphabet float() accepts exactly the NUMBER pattern (no nan, inf or 1_000), and is faster.
+CSV_CHARACTERS = re.compile(r"[0-9eE+\-.,\s]*")
+
+
+class FileError(ValueError):
+    """The file cannot be read as attention weights."""
+
+
+class UnsupportedFileType(FileError):
+    """The file is not .npy, .json or .csv, or its content is not what its extension says."""
+
+
+def file_type(filename: str | None) -> str:
+    """The lower-case extension of ``filename`` if it is one we read, else an UnsupportedFileType."""
+    suffix = PurePosixPath((filename or "").replace("\\", "/")).suffix.lower()
+    if suffix not in SUFFIXES:
+        shown = f"'{_shorten(suffix)}'" if suffix else "(no extension)"
+        raise UnsupportedFileType(f"unsupported file type {shown}: send .npy, .json or .csv")
+    return suffix
+
+
+def read_matrix(filename: str | None, data: bytes) -> NDArray[np.generic]:
+    """The numeric array held in ``data``, read according to the extension of ``filename``.
+
+    Shapes and values are not judged here beyond what reading needs; app.core.diagnostics.diagnose does that.
+    """
+    suffix = file_type(filename)
+    if not data:
+        raise FileError(f"the {suffix} file is empty")
+    if suffix == ".npy":
+        return _read_npy(data)
+    text = _text(data, suffix)
+    return _read_json(text) if suffix == ".json" else _read_csv(text)
+
+
+def _shorten(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _text(data: bytes, suffix: str) -> str:
+    """``data`` as UTF-8 text (a leading byte-order mark is dropped), or an UnsupportedFileType."""
+    if data.startswith(NPY_MAGIC) or b"\x00" in data:
+        raise UnsupportedFileType(f"this {suffix} file holds binary data, not text: send .npy, .json or .csv")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UnsupportedFileType(
+            f"this {suffix} file is not UTF-8 text (byte {error.start}): send .npy, .json or .csv"
+        ) from error
+
+
+def _read_npy(data: bytes) -> NDArray[np.generic]:
+    """A .npy array, its header vetted before np.load(allow_pickle=False) reads the data."""
+    if not data.startswith(NPY_MAGIC):
+        raise UnsupportedFileType(
+            "this .npy file does not start with the NumPy magic bytes (\\x93NUMPY): save it with numpy.save"
+        )
+    stream = io.BytesIO(data)
+    try:
+        version = np.lib.format.read_magic(stream)
+        if version not in NPY_VERSIONS:
+            raise ValueError(f"unknown .npy format version {version[0]}.{version[1]}")
+        # Version 3.0 differs from 2.0 only in allowing UTF-8 field names, which we refuse anyway.
+        read_header = (
+            np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        )
+        shape, _fortran_order, dtype = read_header(stream)
+    except ValueError as error:
+        raise FileError(f"the .npy header cannot be read: {error}") from error
+    if dtype.hasobject:
+        raise FileError("pickled .npy files are refused: save with allow_pickle=False")
+    if dtype.kind not in "fiu" or dtype.names is not None:
+        raise FileError(f"the .npy array holds {dtype} values: attention weights must be real numbers")
+    promised = math.prod(shape) * dtype.itemsize
+    present = len(data) - stream.tell()
+    if present < promised:
+        # np.load would allocate the promised array before finding out: refuse first.
+        raise FileError(
+            f"the .npy file is cut short: its header promises shape {list(shape)} of {dtype} "
+            f"({promised:,} bytes) but {present:,} bytes follow"
+        )
+    try:
+        array: NDArray[np.generic] = np.load(io.BytesIO(data), allow_pickle=False)
+    except ValueError as error:
+        raise FileError(f"the .npy file cannot be read: {error}") from error
+    return array
+
+
+def _refuse_constant(name: str) -> float:
+    raise FileError(f"the .json file contains {name}: attention weights must be finite numbers")
+
+
+def _read_json(text: str) -> NDArray[np.float64]:
+    """Nested lists of numbers, or an object whose "weights" key holds them."""
+    try:
+        # parse_int=float: every number becomes a float, and an absurdly long integer becomes inf (refused
+        # later as not finite) instead of a Python int of unbounded size.
+        value = json.loads(text, parse_constant=_refuse_constant, parse_int=float)
+    except FileError:
+        raise
+    except RecursionError as error:
+        raise FileError("the .json file is nested too deeply to be an attention array") from error
+    except ValueError as error:
+        raise FileError(f"the .json file is not valid JSON: {error}") from error
+    where = ""
+    if isinstance(value, dict):
+        if "weights" not in value:
+            raise FileError('a .json object must have a "weights" key holding the nested lists of numbers')
+        value, where = value["weights"], "weights"
+    if not isinstance(value, list):
+        raise FileError(
+            f'the .json file must hold nested lists of numbers (or an object with a "weights" key), '
+            f"not {_json_kind(value)}"
+        )
+    _nested_shape(value, where, depth=1)
+    return np.array(value, dtype=np.float64)
+
+
+def _json_kind(value: object) -> str:
+    """How a JSON value that is not a number reads to its author."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, str):
+        return f'a string ("{_shorten(value)}")'
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    return "a number"
+
+
+def _nested_shape(value: list[object], where: str, depth: int) -> tuple[int, ...]:
+    """The shape of rectangular nested lists of floats, or a FileError naming the first place it breaks."""
+    if not value:
+        raise FileError(f"the list at {where or 'the top level'} is empty")
+    if all(type(item) is float for item in value):
+        return (len(value),)
+    shapes: list[tuple[int, ...]] = []
+    for i, item in enumerate(value):
+        if isinstance(item, list):
+            if depth == MAX_DEPTH:
+                raise FileError(
+                    f"the lists are nested more than {MAX_DEPTH} deep at {where}[{i}]: "
+                    "expected [n, n], [h, n, n] or [layers, h, n, n]"
+                )
+            shapes.append(_nested_shape(item, f"{where}[{i}]", depth + 1))
+        elif type(item) is float:
+            shapes.append(())
+        else:
+            raise FileError(f"the value at {where}[{i}] is {_json_kind(item)}, not a number")
+        if shapes[-1] != shapes[0]:
+            raise FileError(
+                f"the lists are ragged: {where}[{i}] {_shape_text(shapes[-1])} "
+                f"but {where}[0] {_shape_text(shapes[0])}"
+            )
+    return (len(value), *shapes[0])
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return f"has shape {list(shape)}" if shape else "is a number"
+
+
+def _read_csv(text: str) -> NDArray[np.float64]:
+    """One matrix: a line per query row, comma-separated numbers; blank lines are allowed only at the end."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        raise FileError("the .csv file is empty")
+    rows: list[list[float]] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            if not line.strip() or not CSV_CHARACTERS.fullmatch(line):
+                raise ValueError(line)
+            row = [float(cell) for cell in line.split(",")]
+        except ValueError as error:
+            raise FileError(_csv_problem(number, line)) from error
+        if rows and len(row) != len(rows[0]):
+            raise FileError(
+                f"line {number} of the .csv file has {len(row)} values but line 1 has {len(rows[0])}: "
+                "a .csv file holds one rectangular matrix"
+            )
+        rows.append(row)
+    return np.array(rows, dtype=np.float64)
+
+
+def _csv_problem(number: int, line: str) -> str:
+    """What is wrong with a .csv line that is not a list of numbers."""
+    if not line.strip():
+        return f"line {number} of the .csv file is blank: blank lines are allowed only at the end"
+    for column, cell in enumerate(line.split(","), start=1):
+        cell = cell.strip()
+        if not cell:
+            return f"line {number} of the .csv file, value {column}: the value is missing"
+        if not NUMBER.fullmatch(cell):
+            return f'line {number} of the .csv file, value {column}: "{_shorten(cell)}" is not a number'
+    return f"line {number} of the .csv file is not a list of numbers"  # pragma: no cover

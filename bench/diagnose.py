@@ -1,0 +1,218 @@
+"""Time per MB and peak memory of POST /api/diagnose, as ratios of a plain np.load of the same bytes.
+
+    python bench/diagnose.py [--repeat 20]
+
+The main case is a [12, 12, 64, 64] float32 array (144 heads of 64 positions, 2.25 MiB as .npy): over the
+2 MB default limit, so the server here runs with ATTENTION_MAX_UPLOAD_BYTES=4 MiB (float16 or 48 positions
+would fit under the default, but would not be the size a 12-layer, 12-head model exports). A .csv and a .json
+case, each under 2 MB, show what the text formats cost per MB.
+
+Figures:
+- time: median wall time per MB of the file, for np.load alone (the baseline), for reading and diagnosing
+  in process (app.core: parse + checks + verdicts), and for the HTTP round trip to a local server;
+- memory in process: tracemalloc's peak while the ASGI app handles the request (body fed in 64 KiB
+  chunks, as a server would), against tracemalloc's peak of np.load;
+- memory of the server: growth of its peak RSS (VmHWM) over the idle RSS after the requests, Linux only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.config import Settings, get_settings  # noqa: E402
+from app.core.attention import apply_mask, softmax  # noqa: E402
+from app.core.diagnostics import diagnose  # noqa: E402
+from app.core.matrix_files import read_matrix  # noqa: E402
+from app.main import create_app  # noqa: E402
+from bench.common import running_server  # noqa: E402
+
+LIMIT = 4 * 1024 * 1024
+MB = 1024 * 1024
+BOUNDARY = "benchboundary7MA4YWxkTrZu0gW"
+
+
+def weights(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
+    """Leaky (×0) attention of the given shape: every check runs to the end."""
+    scores = np.random.default_rng(seed).normal(size=shape)
+    return softmax(apply_mask(scores, "zero"))
+
+
+def cases() -> dict[str, tuple[str, bytes]]:
+    buffer = io.BytesIO()
+    np.save(buffer, weights((12, 12, 64, 64)).astype(np.float32))
+    csv = "\n".join(",".join(f"{x:.6g}" for x in row) for row in weights((400, 400))).encode()
+    json_data = json.dumps(np.round(weights((8, 128, 128)), 6).tolist()).encode()
+    return {
+        "[12,12,64,64] float32 .npy": ("w.npy", buffer.getvalue()),
+        "[400,400] .csv": ("w.csv", csv),
+        "[8,128,128] .json": ("w.json", json_data),
+    }
+
+
+def multipart(name: str, data: bytes) -> bytes:
+    head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+    return (
+        head.encode()
+        + b"Content-Type: application/octet-stream\r\n\r\n"
+        + data
+        + f"\r\n--{BOUNDARY}--\r\n".encode()
+    )
+
+
+def median_seconds(work: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def traced_peak(work: Callable[[], object]) -> int:
+    """Peak bytes allocated (numpy included) while ``work`` runs, above what was allocated before."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base, _ = tracemalloc.get_traced_memory()
+        work()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - base
+
+
+def chunked(body: bytes) -> list[bytes]:
+    return [body[i : i + 65536] for i in range(0, len(body), 65536)]
+
+
+def asgi_post(app: object, body_chunks: list[bytes]) -> int:
+    """Handle one POST /api/diagnose in process, fed the body's 64 KiB chunks; return the status."""
+    chunks = list(body_chunks)  # a list of references: the bytes themselves are not copied
+    length = sum(len(chunk) for chunk in chunks)
+    status = 0
+
+    async def receive() -> dict:
+        chunk = chunks.pop(0) if chunks else b""
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
+
+    async def send(message: dict) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/diagnose",
+        "raw_path": b"/api/diagnose",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"content-type", f"multipart/form-data; boundary={BOUNDARY}".encode()),
+            (b"content-length", str(length).encode()),
+        ],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    asyncio.run(app(scope, receive, send))  # type: ignore[operator]
+    return status
+
+
+def server_pid(base: str) -> int | None:
+    """The pid of the ``python -m app --port P`` serving ``base`` (Linux /proc), or None."""
+    port = base.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"app" in argv and b"--port" in argv and port.encode() in argv:
+                return int(entry.name)
+    return None
+
+
+def rss_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+
+    app = create_app()
+    app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=LIMIT)
+    rows = []
+    with running_server(env={"ATTENTION_MAX_UPLOAD_BYTES": str(LIMIT)}) as base:
+        pid = server_pid(base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            client.post("/api/diagnose", files={"file": ("w.csv", b"1,0\n0,1\n")})  # warm up
+            idle_kib = rss_kib(pid, "VmRSS") if pid else 0
+            files = cases()
+            npy_data = files["[12,12,64,64] float32 .npy"][1]
+            for label, (name, data) in files.items():
+                size = len(data) / MB
+                body = chunked(multipart(name, data))  # split before tracing: the server's reads
+                baseline = median_seconds(
+                    lambda: np.load(io.BytesIO(npy_data), allow_pickle=False), args.repeat
+                )
+                baseline_mb = baseline / (len(npy_data) / MB)
+                core = median_seconds(lambda n=name, d=data: diagnose(read_matrix(n, d)), args.repeat)
+
+                def post(n: str = name, d: bytes = data) -> None:
+                    response = client.post("/api/diagnose", files={"file": (n, d)})
+                    assert response.status_code == 200, response.text
+
+                http = median_seconds(post, args.repeat)
+                load_peak = traced_peak(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False))
+                assert asgi_post(app, body) == 200
+                app_peak = traced_peak(lambda b=body: asgi_post(app, b))
+                rows.append((label, size, baseline_mb, core / size, http / size, app_peak, load_peak))
+            peak_kib = rss_kib(pid, "VmHWM") if pid else 0
+
+    print(f"upload limit: {LIMIT // MB} MiB (ATTENTION_MAX_UPLOAD_BYTES); median of {args.repeat} runs")
+    print("baseline: np.load(BytesIO(bytes), allow_pickle=False) of the [12,12,64,64] float32 .npy")
+    print()
+    header = (
+        f"{'case':28s} {'MiB':>5s} {'np.load ms/MiB':>14s} {'core ms/MiB':>11s} {'×':>6s} "
+        f"{'HTTP ms/MiB':>11s} {'×':>6s} {'app peak MiB':>12s} {'× np.load':>9s}"
+    )
+    print(header)
+    for label, size, base_mb, core_mb, http_mb, app_peak, load_peak in rows:
+        times = f"{base_mb * 1e3:14.2f} {core_mb * 1e3:11.2f} {core_mb / base_mb:6.1f} "
+        times += f"{http_mb * 1e3:11.2f} {http_mb / base_mb:6.1f}"
+        print(f"{label:28s} {size:5.2f} {times} {app_peak / MB:12.1f} {app_peak / load_peak:9.1f}")
+    if pid:
+        npy_mib = rows[0][1]
+        growth = (peak_kib - idle_kib) / 1024
+        print()
+        print(
+            f"server peak RSS growth over idle during all requests: {growth:.1f} MiB "
+            f"({growth / npy_mib:.1f}× the largest file, {npy_mib:.2f} MiB)"
+        )
+
+
+if __name__ == "__main__":
+    main()

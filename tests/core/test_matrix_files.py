@@ -1,0 +1,234 @@
+"""Reading attention weights from file bytes (app.core.matrix_files): what is read, and what is refused."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.core import matrix_files
+from app.core.matrix_files import FileError, UnsupportedFileType, file_type, read_matrix
+
+
+def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
+
+
+def refused(name: str, data: bytes, kind: type[FileError] = FileError) -> str:
+    with pytest.raises(kind) as caught:
+        read_matrix(name, data)
+    if kind is FileError:
+        assert not isinstance(caught.value, UnsupportedFileType)
+    return str(caught.value)
+
+
+NOT_LISTS = 'the .json file must hold nested lists of numbers (or an object with a "weights" key)'
+W = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.2, 0.3, 0.5]])
+
+
+@pytest.mark.parametrize("name", ["w.npy", "W.NPY", "dir/sub/w.npy", "C:\\exports\\w.npy"])
+def test_file_type_comes_from_the_extension(name: str) -> None:
+    assert file_type(name) == ".npy"
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("w.txt", "'.txt'"), ("w", "(no extension)"), ("", "(no extension)"), (None, "(no extension)"),
+     ("w.npz", "'.npz'"), ("w.pkl", "'.pkl'"), ("w." + "x" * 40, "'." + "x" * 22 + "…'")],
+)  # fmt: skip
+def test_other_extensions_are_unsupported(name: str | None, shown: str) -> None:
+    with pytest.raises(UnsupportedFileType) as caught:
+        file_type(name)
+    assert str(caught.value) == f"unsupported file type {shown}: send .npy, .json or .csv"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, np.int32, np.uint8])
+def test_npy_arrays_of_real_numbers_are_read(dtype: type) -> None:
+    array = (W * 4).astype(dtype)
+    out = read_matrix("w.npy", npy(array))
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, array)
+
+
+def test_npy_is_loaded_without_pickle(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real_load = np.load
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return real_load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(matrix_files.np, "load", spy)
+    read_matrix("w.npy", npy(W))
+    assert calls == [{"allow_pickle": False}]
+
+
+def test_a_pickled_npy_is_refused_before_anything_is_unpickled(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = npy(np.array([W, "not a number"], dtype=object), allow_pickle=True)
+    monkeypatch.setattr("pickle.loads", lambda *a, **k: pytest.fail("unpickled"))
+    assert refused("w.npy", data) == "pickled .npy files are refused: save with allow_pickle=False"
+
+
+@pytest.mark.parametrize(
+    ("array", "dtype"),
+    [
+        (np.eye(2, dtype=np.complex128), "complex128"),
+        (np.eye(2, dtype=bool), "bool"),
+        (np.array([["a", "b"], ["c", "d"]]), "<U1"),
+        (np.zeros(2, dtype=[("a", "f8"), ("b", "f8")]), "[('a', '<f8'), ('b', '<f8')]"),
+    ],
+)
+def test_npy_arrays_of_other_values_are_refused(array: np.ndarray, dtype: str) -> None:
+    message = refused("w.npy", npy(array))
+    assert message == f"the .npy array holds {dtype} values: attention weights must be real numbers"
+
+
+def test_an_npy_header_promising_more_than_the_file_holds_is_refused_before_allocating() -> None:
+    header = {"descr": "<f8", "fortran_order": False, "shape": (100_000, 100_000)}  # 80 GB
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, header)
+    data = np.lib.format.magic(1, 0) + buffer.getvalue()[8:] + b"\0" * 64
+    assert refused("w.npy", data) == (
+        "the .npy file is cut short: its header promises shape [100000, 100000] of float64 "
+        "(80,000,000,000 bytes) but 64 bytes follow"
+    )
+
+
+def test_a_truncated_npy_is_refused() -> None:
+    data = npy(W)[:-8]
+    assert refused("w.npy", data).startswith("the .npy file is cut short: its header promises shape [3, 3]")
+
+
+def test_npy_headers_that_cannot_be_read_are_refused() -> None:
+    assert refused("w.npy", b"\x93NUMPY\x09\x00rest").startswith("the .npy header cannot be read:")
+    assert refused("w.npy", b"\x93NUMPY\x01\x00\x10\x00{'descr': 1}    ").startswith(
+        "the .npy header cannot be read:"
+    )
+
+
+def test_npy_format_version_2_is_read() -> None:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, W, version=(2, 0))
+    np.testing.assert_array_equal(read_matrix("w.npy", buffer.getvalue()), W)
+
+
+@pytest.mark.parametrize("data", [b"[[1, 0], [0, 1]]", b"\x80\x04K\x01.", b"PK\x03\x04npz"])
+def test_an_npy_without_the_magic_is_not_an_npy(data: bytes) -> None:
+    assert refused("w.npy", data, UnsupportedFileType) == (
+        "this .npy file does not start with the NumPy magic bytes (\\x93NUMPY): save it with numpy.save"
+    )
+
+
+@pytest.mark.parametrize("name", ["w.json", "w.csv"])
+def test_text_formats_must_hold_utf8_text(name: str) -> None:
+    suffix = name[1:]
+    assert refused(name, npy(W), UnsupportedFileType) == (
+        f"this {suffix} file holds binary data, not text: send .npy, .json or .csv"
+    )
+    assert refused(name, b"1,\x00", UnsupportedFileType).startswith(f"this {suffix} file holds binary data")
+    assert refused(name, b"0.5,\xff", UnsupportedFileType) == (
+        f"this {suffix} file is not UTF-8 text (byte 4): send .npy, .json or .csv"
+    )
+
+
+@pytest.mark.parametrize("name", ["w.npy", "w.json", "w.csv"])
+def test_an_empty_file_is_refused(name: str) -> None:
+    assert refused(name, b"") == f"the {name[1:]} file is empty"
+
+
+def test_json_nested_lists_are_read() -> None:
+    np.testing.assert_array_equal(read_matrix("w.json", json.dumps(W.tolist()).encode()), W)
+    np.testing.assert_array_equal(read_matrix("w.json", b"[[1, 0], [0.5, 0.5]]"), [[1, 0], [0.5, 0.5]])
+    stacked = [[W.tolist(), W.tolist()]]
+    assert read_matrix("w.json", json.dumps(stacked).encode()).shape == (1, 2, 3, 3)
+
+
+def test_json_object_with_weights_is_read() -> None:
+    data = json.dumps({"model": "mine", "weights": W.tolist()}).encode("utf-8-sig")  # with a BOM
+    np.testing.assert_array_equal(read_matrix("w.json", data), W)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[0.5, NaN]]", "the .json file contains NaN: attention weights must be finite numbers"),
+        ("[[Infinity, 0]]", "the .json file contains Infinity: attention weights must be finite numbers"),
+        ("[[-Infinity, 0]]", "the .json file contains -Infinity: attention weights must be finite numbers"),
+        ("the weights", "the .json file is not valid JSON: Expecting value: line 1 column 1 (char 0)"),
+        ("[[1, 0], [0, 1]", "the .json file is not valid JSON: Expecting ',' delimiter: line 1 column 16 "
+         "(char 15)"),
+        ("0.5", f"{NOT_LISTS}, not a number"),
+        ('"[[1]]"', f'{NOT_LISTS}, not a string ("[[1]]")'),
+        ('{"w": [[1]]}', 'a .json object must have a "weights" key holding the nested lists of numbers'),
+        ('{"weights": null}', f"{NOT_LISTS}, not null"),
+        ("[]", "the list at the top level is empty"),
+        ("[[1, 0], []]", "the list at [1] is empty"),
+        ('[[1, "0"], [0, 1]]', 'the value at [0][1] is a string ("0"), not a number'),
+        ('{"weights": [[1, 0], [true, 0]]}', "the value at weights[1][0] is a boolean (true), not a number"),
+        ("[[1, 0], [null, 1]]", "the value at [1][0] is null, not a number"),
+        ('[[1, 0], [{"a": 1}, 1]]', "the value at [1][0] is an object, not a number"),
+        ("[[1, 0], [0.5]]", "the lists are ragged: [1] has shape [1] but [0] has shape [2]"),
+        ("[[1, 0], 1]", "the lists are ragged: [1] is a number but [0] has shape [2]"),
+        ("[[[[[1]]]]]", "the lists are nested more than 4 deep at [0][0][0][0]: expected [n, n], [h, n, n] "
+         "or [layers, h, n, n]"),
+        ("[" * 50_000 + "]" * 50_000, "the .json file is nested too deeply to be an attention array"),
+    ],
+)  # fmt: skip
+def test_json_that_is_not_an_array_of_numbers_is_refused(text: str, message: str) -> None:
+    assert refused("w.json", text.encode()) == message
+
+
+def test_json_numbers_out_of_range_become_infinity_and_are_left_to_the_diagnosis() -> None:
+    out = read_matrix("w.json", ("[[1e999, " + "9" * 5000 + "]]").encode())
+    assert np.isinf(out).all()
+
+
+def test_csv_matrices_are_read() -> None:
+    np.testing.assert_array_equal(read_matrix("w.csv", b"1,0,0\n0.25,0.75,0\n0.2, 0.3 ,.5\n"), W)
+    assert read_matrix("w.csv", b"1,0\r\n0.5,5e-1\r\n\r\n\n").tolist() == [[1, 0], [0.5, 0.5]]
+    assert read_matrix("w.csv", "\ufeff+1,-0\n1E0,0".encode()).tolist() == [[1, 0], [1, 0]]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hello world\n", 'line 1 of the .csv file, value 1: "hello world" is not a number'),
+        ("1,0\n0.5,half\n", 'line 2 of the .csv file, value 2: "half" is not a number'),
+        ("1,0\nnan,1\n", 'line 2 of the .csv file, value 1: "nan" is not a number'),
+        ("1,inf\n", 'line 1 of the .csv file, value 2: "inf" is not a number'),
+        ("1,1_0\n", 'line 1 of the .csv file, value 2: "1_0" is not a number'),
+        ('"1",0\n', 'line 1 of the .csv file, value 1: ""1"" is not a number'),
+        ("1;0\n0;1\n", 'line 1 of the .csv file, value 1: "1;0" is not a number'),
+        ("1,,0\n", "line 1 of the .csv file, value 2: the value is missing"),
+        ("1,0,\n", "line 1 of the .csv file, value 3: the value is missing"),
+        ("1,0\n\n0,1\n", "line 2 of the .csv file is blank: blank lines are allowed only at the end"),
+        ("1,0\n0,0.5,0.5\n", "line 2 of the .csv file has 3 values but line 1 has 2: a .csv file holds one "
+         "rectangular matrix"),
+        ("\n\n  \n", "the .csv file is empty"),
+    ],
+)  # fmt: skip
+def test_csv_that_is_not_a_matrix_of_numbers_is_refused(text: str, message: str) -> None:
+    assert refused("w.csv", text.encode()) == message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789eE+-._ naifAxy\t", max_size=8))
+def test_a_csv_cell_is_read_exactly_when_it_is_a_plain_decimal_number(cell: str) -> None:
+    plain = matrix_files.NUMBER.fullmatch(cell.strip()) is not None
+    try:
+        value = read_matrix("w.csv", f"{cell},1\n".encode())[0, 0]
+    except FileError as error:
+        assert not plain, error
+        assert str(error).startswith("line 1 of the .csv file")
+    else:
+        assert plain and value == float(cell)
+
+
+def test_file_errors_are_value_errors() -> None:
+    assert issubclass(UnsupportedFileType, FileError) and issubclass(FileError, ValueError)

@@ -1,0 +1,349 @@
+"""POST /api/diagnose: each file type and shape, the exact body of every 4xx, the size cap, and no disk."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+import starlette.formparsers
+from fastapi.testclient import TestClient
+
+from app.config import Settings, get_settings
+from app.core.attention import apply_mask, softmax
+from app.main import create_app
+
+LIMIT = 2 * 1024 * 1024
+TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
+MISSING = {"detail": 'no file: send the attention weights as multipart/form-data in a field named "file"'}
+SCORES = np.random.default_rng(7).normal(size=(2, 3, 6, 6))
+
+
+def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
+
+
+def row_3_of_head_0_1_sums_to_1_2() -> np.ndarray:
+    w = np.stack([np.eye(5), np.eye(5)])  # (2, 5, 5): heads (0, 0) and (0, 1)
+    w[1, 3, 0] = 0.2
+    return w
+
+
+def upload(client: TestClient, name: str, data: bytes) -> tuple[int, dict]:
+    response = client.post("/api/diagnose", files={"file": (name, data, "application/octet-stream")})
+    assert response.headers["content-type"] == "application/json"
+    return response.status_code, response.json()
+
+
+def diagnosed(client: TestClient, name: str, data: bytes) -> dict:
+    status, body = upload(client, name, data)
+    assert status == 200, body
+    return body
+
+
+def test_a_csv_matrix_gets_the_whole_answer(client: TestClient) -> None:
+    body = diagnosed(client, "weights.csv", b"1,0,0\n0.5,0.5,0\n0.2,0.3,0.5\n")
+    assert body == {
+        "shape": [3, 3],
+        "heads": [
+            {
+                "layer": 0,
+                "head": 0,
+                "max_future": 0.0,
+                "future_mass": 0.0,
+                "verdict": "causal",
+                "signature": "causal",
+            }
+        ],
+        "verdict": "causal",
+        "summary": "causal: the head puts exactly zero weight on future positions (j > i).",
+        "weights": [[[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]]],
+    }
+
+
+def test_a_json_stack_of_heads_with_the_times_zero_bug(client: TestClient) -> None:
+    weights = softmax(apply_mask(SCORES[0], "zero"))  # (3, 6, 6)
+    body = diagnosed(client, "heads.json", json.dumps(weights.tolist()).encode())
+    assert body["shape"] == [3, 6, 6] and body["verdict"] == "leaks"
+    assert [(h["layer"], h["head"], h["signature"]) for h in body["heads"]] == [
+        (0, 0, "zero_fill"),
+        (0, 1, "zero_fill"),
+        (0, 2, "zero_fill"),
+    ]
+    future = np.triu(np.ones((6, 6), dtype=bool), k=1)
+    for head, w in zip(body["heads"], weights, strict=True):
+        assert head["max_future"] == pytest.approx(w[future].max())
+        assert head["future_mass"] == pytest.approx(w[future].sum() / 6)
+    np.testing.assert_allclose(body["weights"][0], weights)
+    assert "×0 signature" in body["summary"]
+
+
+def test_a_json_object_with_weights_is_accepted(client: TestClient) -> None:
+    data = json.dumps({"weights": [[1, 0], [0, 1]], "note": "identity"}).encode()
+    assert diagnosed(client, "w.json", data)["verdict"] == "causal"
+
+
+def test_an_npy_of_layers_and_heads_mixing_all_three_kinds(client: TestClient) -> None:
+    weights = np.stack(
+        [softmax(apply_mask(SCORES[0], "neg_inf")), softmax(apply_mask(SCORES[1], "none"))]
+    )  # (2, 3, 6, 6)
+    weights[1, 2] = softmax(apply_mask(SCORES[1, 2], "zero"))
+    body = diagnosed(client, "attn.npy", npy(weights.astype(np.float32)))
+    assert body["shape"] == [2, 3, 6, 6] and body["verdict"] == "leaks"
+    assert [h["signature"] for h in body["heads"]] == ["causal"] * 3 + ["unmasked"] * 2 + ["zero_fill"]
+    assert [h["verdict"] for h in body["heads"]] == ["causal"] * 3 + ["leaks"] * 3
+    assert np.array(body["weights"]).shape == (2, 3, 6, 6)
+
+
+@pytest.mark.parametrize(
+    ("shape", "drawn"),
+    [((64, 32, 32), True), ((2, 32, 32, 32), True), ((65, 2, 2), False), ((33, 33), False)],
+)
+def test_the_weights_come_back_only_for_at_most_64_heads_of_at_most_32_positions(
+    client: TestClient, shape: tuple[int, ...], drawn: bool
+) -> None:
+    weights = np.broadcast_to(np.eye(shape[-1]), shape)
+    body = diagnosed(client, "w.npy", npy(np.ascontiguousarray(weights)))
+    assert (body["weights"] is not None) is drawn
+    assert len(body["heads"]) == int(np.prod(shape[:-2]))
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status", "detail"),
+    [
+        (
+            "pickled.npy",
+            npy(np.array([np.eye(2), "x"], dtype=object), allow_pickle=True),
+            422,
+            "pickled .npy files are refused: save with allow_pickle=False",
+        ),
+        (
+            "vector.npy",
+            npy(np.full(4, 0.25)),
+            422,
+            "expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape [4] (1 dimension)",
+        ),
+        (
+            "five.npy",
+            npy(np.ones((1, 1, 1, 1, 1))),
+            422,
+            "expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape [1, 1, 1, 1, 1] (5 dimensions)",
+        ),
+        (
+            "wide.csv",
+            b"1,0,0\n0.5,0.5,0\n",
+            422,
+            "the last two dimensions must be equal (queries × keys over the same positions), got 2 × 3",
+        ),
+        ("one.csv", b"1\n", 422, "n = 1 is too small: a causal check needs at least 2 positions"),
+        ("big.npy", npy(np.eye(513, dtype=np.float32)), 422, "n = 513 is too large: at most 512 positions"),
+        (
+            "nan.npy",
+            npy(np.array([[1.0, 0.0], [np.nan, 1.0]])),
+            422,
+            "weight (1, 0) of head (0, 0) is NaN: attention weights must be finite numbers",
+        ),
+        (
+            "nan.json",
+            b"[[1, 0], [NaN, 1]]",
+            422,
+            "the .json file contains NaN: attention weights must be finite numbers",
+        ),
+        (
+            "negative.json",
+            b"[[1, 0], [1.5, -0.5]]",
+            422,
+            "weight (1, 1) of head (0, 0) is -0.5: attention weights cannot be negative",
+        ),
+        (
+            "rows.npy",
+            npy(row_3_of_head_0_1_sums_to_1_2()),
+            422,
+            "row 3 of head (0, 1) sums to 1.2, not 1: attention rows are distributions",
+        ),
+        (
+            "text.csv",
+            b"these are not weights\n",
+            422,
+            'line 1 of the .csv file, value 1: "these are not weights" is not a number',
+        ),
+        (
+            "text.json",
+            b"these are not weights",
+            422,
+            "the .json file is not valid JSON: Expecting value: line 1 column 1 (char 0)",
+        ),
+        (
+            "strings.json",
+            b'[["a", "b"], ["c", "d"]]',
+            422,
+            'the value at [0][0] is a string ("a"), not a number',
+        ),
+        ("empty.csv", b"", 422, "the .csv file is empty"),
+        ("weights.txt", b"1,0\n0,1\n", 415, "unsupported file type '.txt': send .npy, .json or .csv"),
+        ("weights", b"1,0\n0,1\n", 415, "unsupported file type (no extension): send .npy, .json or .csv"),
+        ("weights.pkl", b"\x80\x04N.", 415, "unsupported file type '.pkl': send .npy, .json or .csv"),
+        (
+            "weights.npy",
+            b"1,0\n0,1\n",
+            415,
+            "this .npy file does not start with the NumPy magic bytes (\\x93NUMPY): save it with numpy.save",
+        ),
+        (
+            "weights.csv",
+            npy(np.eye(2)),
+            415,
+            "this .csv file holds binary data, not text: send .npy, .json or .csv",
+        ),
+    ],
+)
+def test_every_refusal_has_a_json_detail(
+    client: TestClient, name: str, data: bytes, status: int, detail: str
+) -> None:
+    assert upload(client, name, data) == (status, {"detail": detail})
+
+
+def test_a_request_without_the_file_field_is_a_422(client: TestClient) -> None:
+    for response in (
+        client.post("/api/diagnose", files={"weights": ("w.csv", b"1,0\n0,1\n")}),
+        client.post("/api/diagnose", data={"file": "w.csv"}),  # a form field, but not multipart
+        client.post("/api/diagnose", json={"file": [[1, 0], [0, 1]]}),
+        client.post("/api/diagnose"),
+    ):
+        assert (response.status_code, response.json()) == (422, MISSING)
+
+
+def test_a_broken_multipart_body_is_a_422(client: TestClient) -> None:
+    headers = {"content-type": "multipart/form-data; boundary=XYZ"}
+    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
+    cases = {
+        b"not multipart at all": "the body is not valid multipart/form-data: send the attention weights in a "
+        'field named "file"',
+        head + b"1,0\n0,1\n": "the multipart body ends before the file does",
+    }
+    for body, detail in cases.items():
+        response = client.post("/api/diagnose", content=body, headers=headers)
+        assert (response.status_code, response.json()) == (422, {"detail": detail})
+    complete = client.post("/api/diagnose", content=head + b"1,0\n0,1\r\n--XYZ--\r\n", headers=headers)
+    assert complete.json()["verdict"] == "causal"
+
+
+def test_a_file_over_2_mb_is_a_413(client: TestClient) -> None:
+    assert upload(client, "w.npy", b"\x93NUMPY" + b"\0" * LIMIT) == (413, TOO_LARGE)
+
+
+def test_a_413_without_content_length_is_found_by_counting(client: TestClient) -> None:
+    boundary = b"XYZ"
+    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
+
+    def chunks() -> Iterator[bytes]:  # a generator body goes out chunked, with no Content-Length
+        yield head
+        for _ in range(40):
+            yield b"0" * 65536
+        yield b"\r\n--XYZ--\r\n"
+
+    response = client.post(
+        "/api/diagnose",
+        content=chunks(),
+        headers={"content-type": "multipart/form-data; boundary=" + boundary.decode()},
+    )
+    assert "content-length" not in response.request.headers
+    assert (response.status_code, response.json()) == (413, TOO_LARGE)
+
+
+def test_a_lying_content_length_stops_the_read_at_the_limit() -> None:
+    """An endless body that claims to be small is read only up to the limit, then refused."""
+    app = create_app()
+    pulled = 0
+    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
+
+    async def receive() -> dict:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": head if pulled == 1 else b"1" * 65536, "more_body": True}
+
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/api/diagnose",
+        "raw_path": b"/api/diagnose",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"content-type", b"multipart/form-data; boundary=XYZ"), (b"content-length", b"300")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    # A thread of its own: the browser tests may leave an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
+    assert sent[0]["status"] == 413
+    assert json.loads(b"".join(m.get("body", b"") for m in sent[1:])) == TOO_LARGE
+    assert pulled <= (LIMIT + 16 * 1024) // 65536 + 2  # it stopped at the cap, not at the end of the stream
+
+
+@pytest.fixture
+def small_limit(client: TestClient) -> Iterator[int]:
+    limit = 1000
+    client.app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=limit)  # type: ignore[attr-defined]
+    try:
+        yield limit
+    finally:
+        client.app.dependency_overrides.pop(get_settings)  # type: ignore[attr-defined]
+
+
+def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit: int) -> None:
+    at_limit = b"1,0\n0,1\n" + b"\n" * (small_limit - 8)  # trailing blank lines are allowed
+    assert len(at_limit) == small_limit
+    assert diagnosed(client, "w.csv", at_limit)["verdict"] == "causal"
+    assert upload(client, "w.csv", at_limit + b"\n") == (
+        413,
+        {"detail": "file too large: the limit is 1,000 bytes"},
+    )
+
+
+def test_an_upload_never_touches_the_disk(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Starlette's UploadFile would spool this 1.6 MB part to a temporary file; this endpoint must not."""
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    assert tempfile.gettempdir() == str(private)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an upload was about to be written to a temporary file")
+
+    for name in ("TemporaryFile", "NamedTemporaryFile", "SpooledTemporaryFile", "mkstemp", "mkdtemp"):
+        monkeypatch.setattr(tempfile, name, refuse)
+    monkeypatch.setattr(starlette.formparsers, "SpooledTemporaryFile", refuse)
+
+    weights = np.tile(np.eye(256), (3, 1, 1))  # (3, 256, 256) float64: 1.6 MB, over Starlette's 1 MB spool
+    data = npy(weights)
+    assert 1024 * 1024 < len(data) < LIMIT
+    assert diagnosed(client, "big.npy", data)["verdict"] == "causal"
+    assert os.listdir(private) == []
+
+
+def test_openapi_documents_the_upload(client: TestClient) -> None:
+    operation = client.get("/openapi.json").json()["paths"]["/api/diagnose"]["post"]
+    form = operation["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert form["required"] == ["file"] and form["properties"]["file"]["format"] == "binary"
+    assert {"200", "413", "415", "422"} <= set(operation["responses"])
+    assert operation["tags"] == ["diagnose"]
