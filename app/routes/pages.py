@@ -8,8 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from app.config import Settings, get_settings
+from app.core.accounting import head_accounting
+from app.core.mathml import formula
 from app.models.heads import VALID_HEADS
 
 router = APIRouter(tags=["pages"])
@@ -17,9 +20,16 @@ router = APIRouter(tags=["pages"])
 DEFAULT_SENTENCE = "the river bank was steep"
 
 
+def _formula(name: str) -> Markup:
+    """One of app.core.mathml's constant formulas, marked safe: our own markup, never a reader's text."""
+    return Markup(formula(name))
+
+
 @lru_cache
 def get_templates() -> Jinja2Templates:
-    return Jinja2Templates(directory=get_settings().templates_dir)
+    templates = Jinja2Templates(directory=get_settings().templates_dir)
+    templates.env.globals.update(formula=_formula, head_accounting=head_accounting)
+    return templates
 
 
 @lru_cache(maxsize=4)

@@ -2,6 +2,10 @@
 
 const WIDGETS = {
   "heads-dial": () => import("./figures/heads-dial.js"),
+  "accounting": () => import("./figures/accounting.js"),
+  "head-lab": () => import("./figures/head-lab.js"),
+  "mask-lab": () => import("./figures/mask-lab.js"),
+  "interview": () => import("./figures/interview.js"),
 };
 
 function readPageData() {

@@ -13,7 +13,7 @@ export class FetchError extends Error {
 export const isAbort = (error) => error?.name === "AbortError";
 
 /** The reader-facing text of a FastAPI error body: a string `detail`, or the messages of a validation list. */
-function detailText(body, status) {
+export function detailText(body, status) {
   const detail = body?.detail;
   if (typeof detail === "string") return detail;
   if (Array.isArray(detail)) {

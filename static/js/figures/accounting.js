@@ -1,0 +1,144 @@
+// Figure 2, the accounting: weights and multiply-adds of h heads of width d_model / h next to one head of width
+// d_model, kept live as the controls move. The server renders the table (app/core/accounting.py); this module
+// only rewrites its numbers, with the same formulas (tests/browser/test_head_lab.py checks they agree).
+
+import { parse, readState, writeState } from "../lib/url-state.js";
+
+const WIDTHS = [24, 64, 128, 256, 512, 768, 1024];
+const MAX_N = 8192;
+
+const divisors = (d) => Array.from({ length: d }, (_, i) => i + 1).filter((h) => d % h === 0);
+const grouped = (x) => x.toLocaleString("en-US");
+
+/**
+ * The costs of one attention layer of h heads over n tokens (biases left out), as in
+ * app.core.accounting.head_costs: weights W_Q, W_K, W_V (h · d · d_k each) and W_O (h · d_k · d);
+ * multiply-adds of the three projections (h · n · d · d_k each), QKᵀ and weights · V (h · n² · d_k each),
+ * concat · W_O (n · h · d_k · d); and h · n² exponentials in the softmax.
+ */
+export function headCosts(d, h, n) {
+  const dk = d / h;
+  const projection = h * n * d * dk;
+  const mixing = h * n * n * dk;
+  const out = n * h * dk * d;
+  const how = {
+    w: `${h} × ${d} × ${dk}`,
+    wo: `${h * dk} × ${d}`,
+    proj: `${h} × ${n} × ${d} × ${dk}`,
+    mix: `${h} × ${n}² × ${dk}`,
+    out: `${n} × ${h * dk} × ${d}`,
+  };
+  return {
+    heads: h,
+    dk,
+    weights: {
+      w_q: [h * d * dk, how.w],
+      w_k: [h * d * dk, how.w],
+      w_v: [h * d * dk, how.w],
+      w_o: [h * dk * d, how.wo],
+      total: [3 * h * d * dk + h * dk * d, `4 × ${d}²`],
+    },
+    multiply_adds: {
+      q: [projection, how.proj],
+      k: [projection, how.proj],
+      v: [projection, how.proj],
+      scores: [mixing, how.mix],
+      mix: [mixing, how.mix],
+      out: [out, how.out],
+      total: [3 * projection + 2 * mixing + out, ""],
+    },
+    exps: [h * n * n, `${h} × ${n}²`],
+  };
+}
+
+export class Accounting {
+  constructor(figure) {
+    this.figure = figure;
+    const part = (name) => figure.querySelector(`[data-part="${name}"]`);
+    this.el = {
+      dModel: part("d-model"),
+      heads: part("heads"),
+      readout: part("readout"),
+      n: part("n"),
+      nLabel: part("n-label"),
+      splitTitle: part("split-title"),
+      singleTitle: part("single-title"),
+      verdict: part("verdict"),
+    };
+    this.schema = {
+      d: { param: "acct_d", fallback: 512, parse: parse.oneOf(WIDTHS) },
+      h: { param: "acct_h", fallback: 8, parse: parse.integer(1, Math.max(...WIDTHS)) },
+      n: { param: "acct_n", fallback: 10, parse: parse.integer(1, MAX_N) },
+    };
+    this.state = readState(this.schema);
+    if (this.state.d % this.state.h !== 0) this.state.h = this.schema.h.fallback;
+    if (this.state.d % this.state.h !== 0) this.state.h = 1;
+  }
+
+  start() {
+    const { dModel, heads, n } = this.el;
+    dModel.addEventListener("change", () => {
+      const d = Number(dModel.value);
+      // Keep the head count when it still divides the new width, else the nearest that does.
+      const valid = divisors(d);
+      const h = valid.reduce((a, b) => (Math.abs(b - this.state.h) < Math.abs(a - this.state.h) ? b : a));
+      this.update({ d, h });
+    });
+    heads.addEventListener("input", () => this.update({ h: divisors(this.state.d)[Number(heads.value)] }));
+    n.addEventListener("input", () => {
+      const value = Number.parseInt(n.value, 10);
+      if (Number.isInteger(value) && value >= 1 && value <= MAX_N) this.update({ n: value });
+    });
+    this.show();
+  }
+
+  update(patch) {
+    this.state = { ...this.state, ...patch };
+    writeState(this.schema, this.state);
+    this.show();
+  }
+
+  /** Rewrite the controls and every number of the table: text only, the table itself never changes. */
+  show() {
+    const { d, h, n } = this.state;
+    const valid = divisors(d);
+    const { dModel, heads, readout, nLabel, splitTitle, singleTitle, verdict } = this.el;
+    dModel.value = String(d);
+    heads.max = String(valid.length - 1);
+    heads.value = String(valid.indexOf(h));
+    heads.setAttribute("aria-valuetext", `${h} ${h === 1 ? "head" : "heads"}`);
+    readout.textContent = `${h} ${h === 1 ? "head" : "heads"} × ${d / h} wide`;
+    if (document.activeElement !== this.el.n) this.el.n.value = String(n);
+    nLabel.textContent = `n = ${grouped(n)}`;
+    splitTitle.textContent = `${h} ${h === 1 ? "head" : "heads"} of width ${d / h}`;
+    singleTitle.textContent = `1 head of width ${d}`;
+
+    const costs = { split: headCosts(d, h, n), single: headCosts(d, 1, n) };
+    for (const [side, c] of Object.entries(costs)) {
+      for (const group of ["weights", "multiply_adds"]) {
+        for (const [key, [value, how]] of Object.entries(c[group])) this.setCell(`${side}.${group}.${key}`, value, how);
+      }
+      this.setCell(`${side}.exps`, c.exps[0], c.exps[1]);
+    }
+    const w = costs.split.weights.total[0];
+    const m = costs.split.multiply_adds.total[0];
+    verdict.textContent =
+      `${grouped(w)} weights and ${grouped(m)} multiply-adds either way: cutting the width into ${h} ` +
+      `${h === 1 ? "head" : "heads"} costs nothing extra. Only the softmax grows, to ${h} score ` +
+      `${h === 1 ? "matrix" : "matrices"} of ${grouped(n)} × ${grouped(n)}, so ${h}× the exponentials.`;
+  }
+
+  setCell(key, value, how) {
+    const num = this.figure.querySelector(`[data-cell="${key}"]`);
+    const text = this.figure.querySelector(`[data-how="${key}"]`);
+    if (num) num.textContent = grouped(value);
+    if (text) text.textContent = how;
+  }
+}
+
+/** Entry point used by main.js. */
+export function start(figure) {
+  const widget = new Accounting(figure);
+  widget.start();
+  return widget;
+}

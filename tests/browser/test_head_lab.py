@@ -1,0 +1,381 @@
+"""Figures 2 and 3, the accounting and the head lab, driven in Chromium through their accessible names."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import Locator, Page, expect
+
+from app.core.accounting import head_accounting
+from tests.routes.test_head_lab import HEAD_1, HEAD_2, W_O, X
+
+TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
+
+
+def open_lab(page: Page, query: str = "") -> Locator:
+    """Open the article (with `query`), bring figure 3 into view and wait for its first answer."""
+    page.goto(f"/{query}")
+    figure = page.locator("figure#head-lab")
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_visible()
+    return figure
+
+
+def open_accounting(page: Page, query: str = "") -> Locator:
+    page.goto(f"/{query}")
+    figure = page.locator("figure#accounting")
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator(".acct-how").first).not_to_be_empty()
+    return figure
+
+
+def query_params(page: Page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def row_of(figure: Locator, matrix: str, i: int) -> list[str]:
+    """The numbers shown in row i of a drawn matrix ("h0.weights", "concat", ...)."""
+    return figure.locator(f"[data-matrix='{matrix}'] tbody tr").nth(i).locator("td").all_text_contents()
+
+
+def table(figure: Locator, matrix: str) -> list[list[str]]:
+    rows = figure.locator(f"[data-matrix='{matrix}'] tbody tr")
+    return [rows.nth(i).locator("td").all_text_contents() for i in range(rows.count())]
+
+
+def cell(figure: Locator, name: str) -> Locator:
+    return figure.get_by_role("textbox", name=name, exact=True)
+
+
+# ---- figure 3: the head lab --------------------------------------------------------------------------------
+
+
+def test_the_journey_preset_shows_both_heads_reading_journey(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("journey")
+    expect(figure.get_by_role("radio", name="journey")).to_be_checked()
+    expect(cell(figure, "Token 2")).to_have_value("journey")
+    expect(cell(figure, "X, journey, dimension 1")).to_have_value("0.55")
+    expect(cell(figure, "Head 1 W_Q row 1, column 1")).to_have_value("0.2961")
+    expect(cell(figure, "Head 2 W_Q row 3, column 1")).to_have_value("3")
+    # Shapes are written beside every matrix.
+    expect(figure.locator("[data-matrix='x'] .mx__shape")).to_have_text("6 × 3")
+    expect(figure.locator("[data-matrix='h0.wq'] .mx__shape")).to_have_text("3 × 2")
+    expect(figure.locator("[data-matrix='h1.wq'] .mx__shape")).to_have_text("3 × 1")
+    expect(figure.locator("[data-matrix='h0.weights'] .mx__shape")).to_have_text("6 × 6")
+    expect(figure.locator("[data-matrix='concat'] .mx__shape")).to_have_text("6 × 4")
+    expect(figure.locator("[data-matrix='output'] .mx__shape")).to_have_text("6 × 2")
+    # Every stage of every head is drawn, in order.
+    names = figure.locator(".lab-head").first.locator(".lab-stages .mx__name").all_text_contents()
+    assert names == ["Q = XWQ1", "K = XWK1", "V = XWV1", "QKT", "÷ √dk", "mask", "softmax", "· V"]
+    # The row of "journey", as numbers (highlighted) and as arcs.
+    assert row_of(figure, "h0.weights", 1) == ["0.15", "0.23", "0.22", "0.13", "0.09", "0.18"]
+    assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr.is-chosen")).to_have_attribute("data-row", "1")
+    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text(
+        "“journey” looks most at “Your” (0.60)"
+    )
+    expect(
+        figure.get_by_role("img", name=re.compile(r"^Head 2, the row of journey: Your 0\.60"))
+    ).to_be_visible()
+    expect(figure.locator("[data-part=parameters]")).to_have_text(
+        "Weights: head 1: 18, head 2: 12, W_O: 8; 38 in all."
+    )
+    assert query_params(page) == {}
+
+
+def test_editing_a_cell_recomputes_the_weights(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    before = row_of(figure, "h0.weights", 1)
+    w_q = cell(figure, "Head 1 W_Q row 3, column 2")
+    w_q.fill("5")
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").nth(1).locator("td")).not_to_have_text(
+        before
+    )
+    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("custom")
+    # What the page shows is the server's answer for the edited numbers.
+    w_q = [row[:] for row in HEAD_1["w_q"]]
+    w_q[2][1] = 5
+    body = {"embeddings": X, "heads": [{**HEAD_1, "w_q": w_q}, HEAD_2], "w_o": W_O}
+    answer = page.request.post("/api/attention/custom", data=body).json()
+    assert row_of(figure, "h0.weights", 1) == [f"{w:.2f}" for w in answer["weights"][0][1]]
+    # Head 2 did not change.
+    assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
+
+
+def test_tie_heads_makes_the_outputs_identical_and_untie_restores(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    tie = figure.get_by_role("button", name="Tie heads")
+    tie.click()
+    expect(figure.get_by_role("button", name="Untie heads")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"[?&]lab_tied=1\b"))
+    expect(cell(figure, "Head 2 W_Q row 1, column 2")).to_have_value("0.5166")
+    expect(cell(figure, "Head 2 W_Q row 1, column 1")).to_have_attribute("readonly", "")
+    expect(figure.locator("[data-matrix='h1.wq'] .mx__shape")).to_have_text("3 × 2")
+    expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
+    expect(figure.locator("[data-part=tie-note]")).to_contain_text("identical")
+    assert table(figure, "h1.weights") == table(figure, "h0.weights")
+    assert table(figure, "h1.context") == table(figure, "h0.context")
+    for row in table(figure, "concat"):
+        assert row[:2] == row[2:]
+
+    # Editing head 1 while tied carries head 2 along.
+    cell(figure, "Head 1 W_K row 2, column 1").fill("1.5")
+    expect(cell(figure, "Head 2 W_K row 2, column 1")).to_have_value("1.5")
+    expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
+
+    figure.get_by_role("button", name="Untie heads").click()
+    expect(figure.get_by_role("button", name="Tie heads")).to_be_visible()
+    expect(cell(figure, "Head 2 W_Q row 3, column 1")).to_have_value("3")
+    expect(figure.locator("[data-matrix='h1.wq'] .mx__shape")).to_have_text("3 × 1")
+    expect(cell(figure, "Head 2 W_Q row 1, column 1")).not_to_have_attribute("readonly", "")
+    assert "lab_tied" not in query_params(page)
+    expect(figure.locator("[data-part=tie-note]")).to_contain_text("differ by up to")
+    assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
+
+
+def test_choosing_a_token_moves_the_highlight_and_the_arcs(watched_page) -> None:
+    page, watch = watched_page
+    figure = open_lab(page)
+    requests = len(watch.api_requests)
+    figure.get_by_role("radio", name="Your").check()
+    expect(figure.locator("[data-matrix='h1.weights'] tbody tr.is-chosen")).to_have_attribute("data-row", "0")
+    expect(figure.locator("[data-matrix='x'] tbody tr.is-chosen")).to_have_attribute("data-row", "0")
+    expect(figure.get_by_role("img", name=re.compile(r"^Head 1, the row of Your:"))).to_be_visible()
+    expect(page).to_have_url(re.compile(r"[?&]lab_token=1\b"))
+    page.keyboard.press("ArrowRight")  # radios move with the arrow keys
+    expect(figure.get_by_role("radio", name="journey")).to_be_checked()
+    assert "lab_token" not in query_params(page)
+    assert len(watch.api_requests) == requests  # a highlight needs no new answer
+
+
+def test_mask_and_scale_controls(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    figure.get_by_role("radio", name="−∞").check()
+    expect(figure.locator("[data-matrix='h0.masked'] tbody tr").first.locator("td").nth(1)).to_have_text("−∞")
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first.locator("td").nth(1)).to_have_text(
+        "0.00"
+    )
+    expect(page).to_have_url(re.compile(r"[?&]lab_mask=neg_inf\b"))
+    figure.get_by_role("checkbox", name="Divide by √dk").uncheck()
+    expect(figure.locator("[data-matrix='h0.scaled'] .mx__note")).to_have_text("scaling off: unchanged")
+    assert table(figure, "h0.scaled") == table(figure, "h0.scores")
+    expect(page).to_have_url(re.compile(r"[?&]lab_scale=0\b"))
+
+
+def test_pasting_a_block_from_a_spreadsheet_fills_and_grows_the_grid(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    target = cell(figure, "Head 2 W_V row 1, column 1")
+    target.focus()
+    target.evaluate(
+        """el => {
+          const data = new DataTransfer();
+          data.setData('text/plain', '1\\t0\\t0.5\\n0\\t1\\t0.5\\n0\\t0\\t1\\n');
+          const init = {clipboardData: data, bubbles: true, cancelable: true};
+          el.dispatchEvent(new ClipboardEvent('paste', init));
+        }"""
+    )
+    expect(figure.locator("[data-matrix='h1.wv'] .mx__shape")).to_have_text("3 × 3")
+    expect(cell(figure, "Head 2 W_V row 2, column 3")).to_have_value("0.5")
+    expect(figure.locator("[data-matrix='h1.context'] .mx__shape")).to_have_text("6 × 3")
+    expect(figure.locator("[data-matrix='concat'] .mx__shape")).to_have_text("6 × 5")
+    expect(figure.locator("[data-matrix='wo'] .mx__shape")).to_have_text("5 × 2")
+    expect(cell(figure, "Head 2 W_V row 1, column 1")).to_be_focused()
+
+
+def test_keyboard_moves_between_cells(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    first = cell(figure, "X, Your, dimension 1")
+    first.focus()
+    page.keyboard.press("Tab")
+    expect(cell(figure, "X, Your, dimension 2")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(cell(figure, "X, journey, dimension 2")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(cell(figure, "X, starts, dimension 2")).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(cell(figure, "X, journey, dimension 2")).to_be_focused()
+    page.keyboard.type("9")  # typed at the caret, and recomputed
+    expect(figure.locator("[data-matrix='h0.q'] tbody tr").nth(1).locator("td").first).not_to_have_text(
+        "0.43"
+    )
+
+
+def test_errors_are_shown_inside_the_figure_then_clear(watched_page) -> None:
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_lab(page)
+    error = figure.get_by_role("alert")
+    w_q = cell(figure, "Head 1 W_Q row 1, column 1")
+    w_q.fill("abc")
+    expect(error).to_have_text("Head 1 W_Q row 1, column 1: “abc” is not a number.")
+    expect(w_q).to_have_attribute("aria-invalid", "true")
+    expect(figure).to_have_class(re.compile(r"\bis-stale\b"))
+    w_q.fill("")
+    expect(error).to_have_text("Head 1 W_Q row 1, column 1 is empty: type a number.")
+    w_q.fill("0.3")
+    expect(error).to_be_hidden()
+    expect(w_q).not_to_have_attribute("aria-invalid", "true")
+
+    # The server's own 422, shown as text.
+    x = cell(figure, "X, journey, dimension 1")
+    x.fill("2e6")
+    expect(error).to_have_text("embeddings.1.0: Input should be less than or equal to 1000000")
+    x.fill("-0.55")
+    expect(error).to_be_hidden()
+    expect(figure).not_to_have_class(re.compile(r"\bis-stale\b"))
+
+
+def test_shapes_heads_and_w_o_can_change(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page)
+    figure.get_by_role("spinbutton", name="Tokens n").fill("4")
+    figure.get_by_role("spinbutton", name="Tokens n").press("Enter")
+    expect(figure.locator("[data-matrix='h0.weights'] .mx__shape")).to_have_text("4 × 4")
+    expect(figure.get_by_role("radio")).to_have_count(3 + 4)  # three mask radios, four tokens
+    figure.get_by_role("button", name="Add head").click()
+    expect(figure.locator(".lab-head")).to_have_count(3)
+    expect(figure.locator("[data-matrix='wo'] .mx__shape")).to_have_text("6 × 2")
+    # A new head starts neutral: zero queries and keys, so uniform attention.
+    expect(figure.locator("[data-matrix='h2.weights'] tbody tr").first.locator("td")).to_have_text(
+        ["0.25"] * 4
+    )
+    figure.get_by_role("spinbutton", name="Head 3 d_v").fill("1")
+    figure.get_by_role("spinbutton", name="Head 3 d_v").press("Enter")
+    expect(figure.locator("[data-matrix='wo'] .mx__shape")).to_have_text("5 × 2")
+    figure.get_by_role("checkbox", name=re.compile(r"^Output projection W")).uncheck()
+    expect(figure.locator("[data-matrix='output']")).to_have_count(0)
+    expect(figure.locator(".lab-none")).to_have_text("No W_O: the output is the concatenation itself.")
+    figure.get_by_role("button", name="Remove head").click()
+    figure.get_by_role("button", name="Remove head").click()
+    expect(figure.locator(".lab-head")).to_have_count(1)
+    expect(figure.get_by_role("button", name="Tie heads")).to_be_disabled()
+    expect(figure.locator("[data-part=tie-note]")).to_have_text("Add a second head to compare two heads.")
+
+
+def test_url_state_is_restored(watched_page) -> None:
+    page, watch = watched_page
+    figure = open_lab(page, "?lab=previous&lab_token=3&lab_tied=1&lab_mask=neg_inf")
+    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("previous")
+    expect(figure.get_by_role("radio", name="sat")).to_be_checked()
+    expect(figure.get_by_role("radio", name="−∞")).to_be_checked()
+    expect(figure.get_by_role("button", name="Untie heads")).to_be_visible()
+    assert table(figure, "h1.weights") == table(figure, "h0.weights")
+    # Untied, the preset's second head looks at the previous word: "sat" -> "cat".
+    figure.get_by_role("button", name="Untie heads").click()
+    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text("“sat” looks most at “cat” (0.98)")
+    expect(figure.locator(".lab-compare__summary").nth(0)).to_have_text("“sat” looks most at “sat” (0.98)")
+
+
+def test_invalid_url_values_fall_back_to_defaults(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_lab(page, "?lab=toString&lab_token=99&lab_tied=maybe&lab_mask=-1")
+    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("journey")
+    expect(figure.get_by_role("radio", name="journey")).to_be_checked()
+    expect(figure.get_by_role("radio", name="no mask")).to_be_checked()
+    expect(figure.get_by_role("button", name="Tie heads")).to_be_visible()
+
+
+def test_head_lab_fits_a_phone(phone_page, artifacts) -> None:
+    page, _ = phone_page
+    figure = open_lab(page)
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(overflow) <= 0
+    figure.screenshot(path=str(artifacts / "head-lab-phone.png"))
+    figure.get_by_role("button", name="Tie heads").click()
+    expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
+    assert page.evaluate(overflow) <= 0
+
+
+# ---- figure 2: the accounting ------------------------------------------------------------------------------
+
+
+def read_table(figure: Locator) -> dict[str, int]:
+    cells = figure.locator("[data-cell]")
+    keys = [cells.nth(i).get_attribute("data-cell") for i in range(cells.count())]
+    return {
+        key: int(text.replace(",", "")) for key, text in zip(keys, cells.all_text_contents(), strict=True)
+    }
+
+
+def expected_table(d_model: int, heads: int, n: int) -> dict[str, int]:
+    acct = head_accounting(d_model, heads, n)
+    out = {}
+    for side in ("split", "single"):
+        for group in ("weights", "multiply_adds"):
+            for key, value in acct[side][group].items():
+                out[f"{side}.{group}.{key}"] = value
+        out[f"{side}.exps"] = acct[side]["exps"]
+    return out
+
+
+def test_the_accounting_table_agrees_with_the_server_as_the_controls_move(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_accounting(page)
+    expect(figure.locator("math")).to_have_count(4)
+    table_el = figure.get_by_role(
+        "table", name="Weights and multiply-adds of one attention layer (biases left out)"
+    )
+    expect(table_el).to_be_visible()
+    assert read_table(figure) == expected_table(512, 8, 10)
+    expect(figure.locator("[data-how='split.weights.w_q']")).to_have_text("8 × 512 × 64")
+
+    figure.get_by_role("combobox", name="Model width dmodel").select_option("24")
+    heads = figure.get_by_role("slider", name="Heads")
+    expect(heads).to_have_attribute("aria-valuetext", "8 heads")  # 8 still divides 24
+    heads.focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(heads).to_have_attribute("aria-valuetext", "4 heads")
+    expect(figure.locator("output")).to_have_text("4 heads × 6 wide")
+    figure.get_by_role("spinbutton", name="Tokens n").fill("5")
+    expect(figure.locator("[data-cell='split.exps']")).to_have_text("100")
+    assert read_table(figure) == expected_table(24, 4, 5)
+    expect(page).to_have_url(re.compile(r"acct_d=24"))
+    assert query_params(page) == {"acct_d": "24", "acct_h": "4", "acct_n": "5"}
+    expect(figure.get_by_role("columnheader", name="4 heads of width 6")).to_be_visible()
+    expect(figure.locator("[data-part=verdict]")).to_contain_text("2,304 weights")
+
+    heads.press("End")
+    expect(heads).to_have_attribute("aria-valuetext", "24 heads")
+    assert read_table(figure) == expected_table(24, 24, 5)
+
+
+def test_the_accounting_reads_its_state_from_the_url(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_accounting(page, "?acct_d=768&acct_h=12&acct_n=3")
+    expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "12 heads")
+    assert read_table(figure) == expected_table(768, 12, 3)
+    page.goto("/?acct_d=768&acct_h=5")  # 5 does not divide 768: back to the default 8
+    figure = page.locator("figure#accounting")
+    figure.scroll_into_view_if_needed()
+    expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "8 heads")
+
+
+# ---- screenshots -------------------------------------------------------------------------------------------
+
+
+def test_desktop_screenshots(watched_page, artifacts) -> None:
+    page, _ = watched_page
+    accounting = open_accounting(page)
+    accounting.screenshot(path=str(artifacts / "accounting-desktop.png"))
+    figure = open_lab(page)
+    page.wait_for_load_state("networkidle")
+    figure.screenshot(path=str(artifacts / "head-lab-desktop.png"))
+    figure.get_by_role("button", name="Tie heads").click()
+    expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
+    figure.locator(".lab-compare").screenshot(path=str(artifacts / "head-lab-desktop-tied.png"))
+
+
+def test_accounting_fits_a_phone(phone_page, artifacts) -> None:
+    page, _ = phone_page
+    figure = open_accounting(page)
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    figure.screenshot(path=str(artifacts / "accounting-phone.png"))

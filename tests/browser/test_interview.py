@@ -1,0 +1,272 @@
+"""Figure 6, the interview question and the structural diagnosis, driven in real Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+from playwright.sync_api import Locator, Page, expect
+
+SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
+
+
+def open_interview(page: Page, query: str = "") -> Locator:
+    """Open the article, bring figure 6 into view (it starts lazily), wait for its curves and fingerprints."""
+    page.goto(f"/{query}")
+    figure = page.locator("figure#interview")
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
+    expect(figure.locator(".lm-model[data-model=none] svg.heatmap").first).to_be_visible()
+    return figure
+
+
+def card(figure: Locator, mask: str) -> Locator:
+    return figure.locator(f".lm-model[data-model={mask}]")
+
+
+def diagnosis(figure: Locator) -> Locator:
+    return figure.get_by_role("region", name=re.compile("structural diagnosis"))
+
+
+def causal_weights(h: int, n: int, seed: int = 0) -> np.ndarray:
+    """Random causal attention: a softmax over scores with every future score at −∞."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(h, n, n))
+    scores[:, np.triu(np.ones((n, n), dtype=bool), k=1)] = -np.inf
+    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def zero_fill_weights(h: int, n: int, seed: int = 1) -> np.ndarray:
+    """The ×0 bug: every future score set to 0 before the softmax."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(h, n, n)) * 2
+    scores[:, np.triu(np.ones((n, n), dtype=bool), k=1)] = 0.0
+    e = np.exp(scores)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_three_pairs_of_loss_curves_are_drawn_and_labelled(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    record = page.request.get("/api/lm").json()
+    chart = figure.locator("svg.lm-curves__chart")
+    for model in record["models"]:
+        group = chart.locator(f".lm-curves__model[data-model={model['mask']}]")
+        expect(group.locator("path[data-kind=train]")).to_have_count(1)
+        expect(group.locator("path[data-kind=validation]")).to_have_count(1)
+        label = chart.locator(f".lm-curves__label[data-model={model['mask']}]")
+        expect(label).to_have_text(re.compile(f"^{re.escape(SHORT[model['mask']])} "))
+    expect(chart.locator(".lm-curves__line")).to_have_count(6)
+    expect(chart).to_have_attribute("aria-label", re.compile("−∞.*×0.*no mask"))
+    expect(figure.locator(".lm-model")).to_have_count(3)
+    expect(figure.locator(".lm-model__title")).to_have_text([re.compile("^−∞"), re.compile("^×0"), "no mask"])
+    expect(figure.locator("[data-part=curves-text]")).to_contain_text("Final validation loss")
+
+
+def test_generate_samples_shows_marked_sentences(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    honest = card(figure, "neg_inf")
+    honest.get_by_role("button", name="Generate samples (−∞)").click()
+    samples = honest.locator(".sample")
+    expect(samples.first).to_be_visible()
+    expect(samples.first.get_by_role("img")).to_have_accessible_name(
+        re.compile(r"^(grammatical|not grammatical)$")
+    )
+    expect(samples.first.locator(".sample__mark")).to_have_text(re.compile("^[✓✗]$"))
+    expect(samples.first.locator(".sample__text")).to_have_text(re.compile(r"^the\b"))
+    expect(honest.locator(".samples__share")).to_have_text(re.compile(r"^Greedy: \d+ of \d+ grammatical"))
+
+    figure.get_by_role("radiogroup", name="Decoding").get_by_role("radio", name="sampled").check()
+    expect(page).to_have_url(re.compile(r"[?&]lm_decoding=sample\b"))
+    leaky = card(figure, "zero")
+    leaky.get_by_role("button", name="Generate samples (×0)").click()
+    expect(leaky.locator(".sample")).to_have_count(5)
+    marks = leaky.locator(".sample__mark").all_text_contents()
+    assert set(marks) <= {"✓", "✗"}
+    good = marks.count("✓")
+    expect(leaky.locator(".samples__share")).to_have_text(re.compile(rf"^Sampled: {good} of 5 grammatical"))
+    expect(card(figure, "none").locator(".sample")).to_have_count(0)
+
+
+def test_fingerprints_show_each_mask(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    record = page.request.get("/api/lm").json()
+    per_model = record["layers"] * record["heads"]
+    for mask in SHORT:
+        expect(card(figure, mask).locator("svg.heatmap")).to_have_count(per_model)
+    weights = {
+        mask: card(figure, mask).evaluate(
+            "c => [...c.querySelectorAll('svg.heatmap')].map(svg => {"
+            " const n = Math.round(Math.sqrt(svg.querySelectorAll('.heatmap__cell').length));"
+            " const w = Array.from({length: n}, () => new Array(n).fill(0));"
+            " for (const cell of svg.querySelectorAll('.heatmap__cell'))"
+            "   w[+cell.dataset.query][+cell.dataset.key] = +cell.dataset.weight;"
+            " return w; })"
+        )
+        for mask in SHORT
+    }
+    honest = np.array(weights["neg_inf"])
+    n = honest.shape[-1]
+    future = np.triu(np.ones((n, n), dtype=bool), k=1)
+    assert np.all(honest[:, future] == 0)  # a clean upper triangle
+    zero = np.array(weights["zero"])
+    assert np.all(zero[:, future] > 0)
+    for head in zero:  # equal future weights along every row with two or more future keys
+        for i in range(n - 2):
+            assert np.allclose(head[i, i + 1 :], head[i, i + 1], rtol=1e-6), (i, head[i])
+    unmasked = np.array(weights["none"])
+    assert unmasked[:, future].max() > 0.3
+    expect(card(figure, "neg_inf").locator(".fingerprint__title")).to_contain_text("future leak 0%")
+
+
+def test_an_unknown_word_shows_the_server_detail(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_interview(page)
+    detail = page.request.get(
+        "/api/lm/attention", params={"model": "neg_inf", "sentence": "the zorbly fox"}
+    ).json()["detail"]
+    figure.get_by_role("textbox", name="Sentence").fill("the zorbly fox")
+    expect(figure.locator("[data-part=error]")).to_have_text(detail)
+    expect(card(figure, "zero").locator(".fingerprint")).to_have_class(re.compile(r"\bis-stale\b"))
+    expect(page).to_have_url(re.compile(r"[?&]lm_sentence=the\+zorbly\+fox"))
+    figure.get_by_role("textbox", name="Sentence").fill("the old fox slept")
+    expect(figure.locator("[data-part=error]")).to_be_hidden()
+    expect(card(figure, "zero").locator(".fingerprint")).not_to_have_class(re.compile(r"\bis-stale\b"))
+    expect(card(figure, "neg_inf").locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(25)
+
+
+def test_uploading_a_causal_npy_file_says_causal(watched_page, tmp_path: Path):
+    page, _ = watched_page
+    figure = open_interview(page)
+    path = tmp_path / "honest.npy"
+    np.save(path, causal_weights(2, 6))
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    region = diagnosis(figure)
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+    expect(region.locator(".verdict__badge")).to_have_text("✓ causal")
+    expect(region.locator(".verdict__summary")).to_contain_text("exactly zero weight on future positions")
+    expect(region.locator(".verdict__meta")).to_have_text("honest.npy · shape [2, 6, 6]")
+    heads = region.locator(".diagnose-head")
+    expect(heads).to_have_count(2)
+    expect(heads.locator(".diagnose-head__signature")).to_have_text(["causal", "causal"])
+    expect(heads.first.locator("svg.heatmap .heatmap__cell")).to_have_count(36)
+    expect(region).to_contain_text("python -m app check-causal FILE")
+
+
+def test_uploading_a_leaky_json_file_names_the_zero_fill_signature(watched_page, tmp_path: Path):
+    page, _ = watched_page
+    figure = open_interview(page)
+    path = tmp_path / "buggy.json"
+    path.write_text(json.dumps(zero_fill_weights(3, 5).tolist()))
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    region = diagnosis(figure)
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    expect(region.locator(".verdict__badge")).to_have_text("✗ leaks")
+    expect(region.locator(".diagnose-head")).to_have_count(3)
+    expect(region.locator(".diagnose-head__signature")).to_have_text(["zero_fill"] * 3)
+    expect(region.locator(".diagnose-head__verdict").first).to_have_text("leaks")
+    expect(region.locator(".diagnose__key")).to_contain_text("equal future weights along each row")
+
+
+def test_a_bad_file_shows_the_server_detail_then_recovers(watched_page, tmp_path: Path):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_interview(page)
+    path = tmp_path / "rows.csv"
+    path.write_text("0.5,0.2\n0.5,0.5\n")
+    answer = page.request.post(
+        "/api/diagnose",
+        multipart={"file": {"name": "rows.csv", "mimeType": "text/csv", "buffer": path.read_bytes()}},
+    )
+    assert answer.status == 422
+    detail = answer.json()["detail"]
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    region = diagnosis(figure)
+    expect(region.get_by_role("alert")).to_have_text(detail)
+    expect(region.locator(".verdict")).to_have_count(0)
+    expect(region).not_to_have_attribute("aria-busy", "true")
+
+    region.get_by_role("button", name="Try an example (−∞)").click()
+    expect(region.get_by_role("alert")).to_be_hidden()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+
+
+def test_example_buttons_send_each_models_attention(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    region = diagnosis(figure)
+    region.get_by_role("button", name="Try an example (×0)").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    expect(region.locator(".verdict__meta")).to_contain_text("example-zero.json")
+    assert "zero_fill" in region.locator(".diagnose-head__signature").all_text_contents()
+    region.get_by_role("button", name="Try an example (no mask)").click()
+    expect(region.locator(".verdict__meta")).to_contain_text("example-none.json")
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    assert "unmasked" in region.locator(".diagnose-head__signature").all_text_contents()
+    region.get_by_role("button", name="Try an example (−∞)").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+
+
+def test_a_file_dropped_on_the_drop_zone_is_checked(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    matrix = json.dumps(causal_weights(1, 4)[0].tolist())
+    transfer = page.evaluate_handle(
+        "text => { const t = new DataTransfer();"
+        " t.items.add(new File([text], 'dropped.json', { type: 'application/json' })); return t; }",
+        matrix,
+    )
+    drop = figure.locator("[data-part=drop]")
+    drop.dispatch_event("dragover", {"dataTransfer": transfer})
+    expect(drop).to_have_class(re.compile(r"\bis-over\b"))
+    drop.dispatch_event("drop", {"dataTransfer": transfer})
+    region = diagnosis(figure)
+    expect(region.locator(".verdict__meta")).to_have_text("dropped.json · shape [4, 4]")
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+    expect(drop).not_to_have_class(re.compile(r"\bis-over\b"))
+
+
+def test_a_large_upload_gets_a_table_instead_of_heatmaps(watched_page, tmp_path: Path):
+    page, _ = watched_page
+    figure = open_interview(page)
+    path = tmp_path / "big.npy"
+    np.save(path, causal_weights(3, 40))
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    region = diagnosis(figure)
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+    expect(region.locator(".diagnose__table tbody tr")).to_have_count(3)
+    expect(region.locator("svg.heatmap")).to_have_count(0)
+
+
+def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts, tmp_path: Path):
+    page, _ = phone_page
+    figure = open_interview(page)
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    assert page.evaluate(overflow) <= 0
+    card(figure, "neg_inf").get_by_role("button", name="Generate samples (−∞)").click()
+    expect(card(figure, "neg_inf").locator(".sample").first).to_be_visible()
+    region = diagnosis(figure)
+    region.get_by_role("button", name="Try an example (×0)").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    assert page.evaluate(overflow) <= 0
+    figure.screenshot(path=str(artifacts / "interview-phone.png"))
+
+
+def test_desktop_screenshot(watched_page, artifacts):
+    page, _ = watched_page
+    figure = open_interview(page)
+    for mask in SHORT:
+        card(figure, mask).get_by_role("button", name=f"Generate samples ({SHORT[mask]})").click()
+        expect(card(figure, mask).locator(".sample").first).to_be_visible()
+    region = diagnosis(figure)
+    region.get_by_role("button", name="Try an example (×0)").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    page.wait_for_load_state("networkidle")
+    figure.screenshot(path=str(artifacts / "interview-desktop.png"))
+    page.screenshot(path=str(artifacts / "article-desktop-full.png"), full_page=True)
