@@ -7,7 +7,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
 from app.errors import validation_error
-from app.routes import attention, diagnose, head_lab, health, lm, pages
+from app.routes import attention, diagnose, head_lab, health, lm, pages, translate
 
 # The page loads nothing from elsewhere and runs no inline script or style.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -71,5 +71,6 @@ def create_app() -> FastAPI:
     app.include_router(head_lab.router)
     app.include_router(diagnose.router)
     app.include_router(lm.router)
+    app.include_router(translate.router)
     app.include_router(pages.router)
     return app

@@ -180,3 +180,89 @@ class CustomAttentionResponse(BaseModel):
     concat: list[list[float]] = Field(description="n × Σ d_v: the heads' context vectors side by side")
     output: list[list[float]] | None = Field(description="concat · W_O, null without W_O")
     parameters: CustomAttentionParameters
+
+
+# ---- figure 4, the translator: an encoder-decoder writing French one token at a time -----------------------
+
+Maps = list[list[list[float]]]
+
+
+class TranslateRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"sentence": "the river bank was steep"}]}
+    )
+
+    sentence: str = Field(
+        min_length=1, max_length=500, description="English: 1 to 64 words of the translator's vocabulary"
+    )
+
+
+class TranslateStep(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    token: str = Field(description="the French word written at this step")
+    cross: Maps = Field(
+        description="[layer][head][source position]: where the step looked in the English; rows sum to 1"
+    )
+    self_attention: Maps = Field(
+        alias="self",
+        description="[layer][head][decoder position p ≤ t]: p = 0 is the start token, p ≥ 1 is target[p - 1] "
+        "(the French already written); rows sum to 1 and never reach past t",
+    )
+
+
+class TranslateResponse(BaseModel):
+    source: list[str] = Field(description="the English words, lower-cased, punctuation dropped")
+    target: list[str] = Field(description="the French words written, one per step")
+    translation: str = Field(
+        description="the target as a sentence: capitalised, with the source's final . ! ?"
+    )
+    layers: int = Field(description="decoder layers")
+    heads: int
+    best_layer: int = Field(
+        description="the decoder layer (from 0) whose head-averaged cross-attention aligns best with the "
+        "source words on held-out pairs"
+    )
+    steps: list[TranslateStep]
+
+
+class TranslatorExample(BaseModel):
+    source: str
+    translation: str
+
+
+class TranslatorMiss(BaseModel):
+    source: str
+    reference: str
+    translation: str = Field(description="what the model wrote instead of the reference")
+
+
+class TranslatorAbout(BaseModel):
+    architecture: str
+    d_model: int
+    heads: int
+    encoder_layers: int
+    layers: int = Field(description="decoder layers")
+    d_ff: int
+    parameters: int
+    source_vocab_size: int
+    target_vocab_size: int
+    lexicon_entries: int
+    training_pairs: int
+    steps: int
+    training_seconds: float
+    heldout_pairs: int = Field(description="pairs whose English never occurs in training")
+    exact_match: float = Field(description="share of held-out pairs translated exactly, greedy decoding")
+    aligned_words: int = Field(description="held-out French words with a known English source")
+    alignment: float = Field(
+        description="share of those words whose best_layer cross-attention peaks on a source"
+    )
+    alignment_by_layer: list[float]
+    alignment_by_head: list[list[float]] = Field(
+        description="[layer][head]: the same measure, one head alone"
+    )
+    best_layer: int
+    alignment_method: str
+    examples: list[TranslatorExample]
+    misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")
+    vocabulary: list[str] = Field(description="the English words the translator knows")

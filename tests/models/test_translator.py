@@ -1,0 +1,123 @@
+"""Figure 4's translator in numpy: shapes, causality, the decoding cache, and the held-out figures."""
+
+import numpy as np
+import pytest
+
+from app.models.parallel_corpus import heldout_pairs
+from app.models.translator import (
+    BOS,
+    TranslatorModel,
+    UnknownWords,
+    alignment_hits,
+    get_translator,
+    measure,
+)
+
+SENTENCES = [
+    "the river bank was steep",
+    "a farmer sold the bat near the cave",
+    "she saw the old crane on the dock",
+    "the big black dogs of the castle were hungry",
+    "we gave the cold soup to the tired girls",
+]
+HELDOUT_SAMPLE = 300
+
+
+@pytest.fixture(scope="module")
+def model() -> TranslatorModel:
+    return get_translator()
+
+
+def test_shapes_of_the_encoder_and_of_a_step(model: TranslatorModel) -> None:
+    t = model.translator
+    words = SENTENCES[1].split()
+    S, L, H = len(words), t.decoder_layers, t.heads
+    encoding = t.encode(t.source_ids(words))
+    assert encoding.memory.shape == (S, t.d_model)
+    assert encoding.self_attention.shape == (t.encoder_layers, H, S, S)
+    assert all(k.shape == (H, S, t.d_model // H) for k in encoding.cross_keys)
+    cache = t.new_cache()
+    for position in range(4):
+        step = t.step(encoding, cache, t.target_index[BOS])
+        assert step.logits.shape == (len(t.target_vocabulary),)
+        assert step.self_attention.shape == (L, H, position + 1)
+        assert step.cross_attention.shape == (L, H, S)
+        assert cache.length == position + 1 and cache.keys[0].shape == (H, position + 1, t.d_model // H)
+
+
+def test_a_standard_transformer_of_several_heads_and_layers(model: TranslatorModel) -> None:
+    t = model.translator
+    assert t.encoder_layers >= 2 and t.decoder_layers >= 2 and t.heads >= 2
+    size = sum(p.size for p in t.params.values()) * 4  # float32 on disk
+    assert size < 2_000_000
+    assert model.record["parameters"] == sum(p.size for p in t.params.values())
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_every_self_row_is_causal_and_every_row_sums_to_1(model: TranslatorModel, sentence: str) -> None:
+    t = model.translator
+    result = t.translate(sentence.split())
+    encoding = t.encode(t.source_ids(sentence.split()))
+    ids = [t.target_index[BOS]] + [t.target_index[w] for w in result.target]
+    forward = t.forward(encoding, ids)
+    T = len(ids)
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    assert (forward.self_attention[..., future] == 0.0).all()  # exactly 0: the mask is −∞, not 0
+    assert (forward.self_attention[..., ~future] > 0.0).all()
+    np.testing.assert_allclose(forward.self_attention.sum(-1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(forward.cross_attention.sum(-1), 1.0, atol=1e-12)
+    np.testing.assert_allclose(encoding.self_attention.sum(-1), 1.0, atol=1e-12)
+    for position, step in enumerate(result.steps):
+        assert step.self_attention.shape[-1] == position + 1
+        np.testing.assert_allclose(step.self_attention.sum(-1), 1.0, atol=1e-12)
+        np.testing.assert_allclose(step.cross_attention.sum(-1), 1.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES)
+def test_decoding_with_the_cache_equals_decoding_from_scratch(model: TranslatorModel, sentence: str) -> None:
+    t = model.translator
+    words = sentence.split()
+    result = t.translate(words)
+    encoding = t.encode(t.source_ids(words))
+    ids = [t.target_index[BOS]] + [t.target_index[w] for w in result.target]
+    for position, step in enumerate(result.steps):
+        scratch = t.forward(encoding, ids[: position + 1])  # the whole prefix again, nothing cached
+        np.testing.assert_allclose(step.logits, scratch.logits[-1], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(step.self_attention, scratch.self_attention[:, :, -1], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(
+            step.cross_attention, scratch.cross_attention[:, :, -1], rtol=0, atol=1e-12
+        )
+        assert t.target_vocabulary[int(np.argmax(scratch.logits[-1]))] == result.target[position]
+
+
+def test_figure_1s_sentences_translate(model: TranslatorModel) -> None:
+    t = model.translator
+    assert t.translate("the river bank was steep".split()).target == "la rive était escarpée".split()
+    assert t.translate("she saw the old crane on the dock".split()).target == (
+        "elle a vu la vieille grue sur le quai".split()
+    )
+
+
+def test_unknown_words_are_listed_with_close_known_words(model: TranslatorModel) -> None:
+    with pytest.raises(UnknownWords) as error:
+        model.translator.translate("the rivr bank was zzzz steep rivr".split())
+    assert error.value.words == ["rivr", "zzzz"]
+    assert str(error.value) == (
+        "not in the translator's vocabulary: rivr (did you mean river or rivers?), zzzz"
+    )
+
+
+def test_alignment_hits_reads_the_argmax_of_each_aligned_row() -> None:
+    cross = np.array([[0.7, 0.2, 0.1], [0.1, 0.3, 0.6], [0.5, 0.4, 0.1], [0.2, 0.2, 0.6]])
+    assert alignment_hits(cross, ((0,), (1, 2), (), (1,))) == [True, True, False]
+
+
+def test_held_out_figures_meet_the_thresholds(model: TranslatorModel) -> None:
+    record = model.record
+    assert record["exact_match"] >= 0.95 and record["alignment"] >= 0.85
+    assert record["alignment"] == max(record["alignment_by_layer"])
+    assert record["best_layer"] == int(np.argmax(record["alignment_by_layer"]))
+    sample = heldout_pairs(record["heldout_pairs"], record["training_pairs"])[:HELDOUT_SAMPLE]
+    figures = measure(model.translator, sample)
+    assert figures["exact_match"] >= 0.95
+    assert figures["alignment_by_layer"][record["best_layer"]] >= 0.85

@@ -1,0 +1,94 @@
+"""Figure 4's endpoints: a translation step by step with every attention map, the record, and their 422s."""
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from app.models.translator import MAX_STEPS
+
+
+def test_the_default_sentence_step_by_step(client: TestClient) -> None:
+    response = client.post("/api/translate", json={"sentence": "the river bank was steep"})
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"source", "target", "translation", "layers", "heads", "best_layer", "steps"}
+    assert body["source"] == ["the", "river", "bank", "was", "steep"]
+    assert body["target"] == ["la", "rive", "était", "escarpée"]
+    assert body["translation"] == "La rive était escarpée"
+    assert 0 <= body["best_layer"] < body["layers"]
+    assert [s["token"] for s in body["steps"]] == body["target"]
+    for t, step in enumerate(body["steps"]):
+        cross, own = np.array(step["cross"]), np.array(step["self"])
+        assert cross.shape == (body["layers"], body["heads"], len(body["source"]))
+        assert own.shape == (body["layers"], body["heads"], t + 1)  # positions ≤ t only
+        np.testing.assert_allclose(cross.sum(-1), 1.0)
+        np.testing.assert_allclose(own.sum(-1), 1.0)
+
+
+def test_rive_looks_at_river_bank_in_the_best_layer(client: TestClient) -> None:
+    body = client.post("/api/translate", json={"sentence": "the river bank was steep"}).json()
+    rive = np.array(body["steps"][1]["cross"][body["best_layer"]]).mean(axis=0)
+    assert int(np.argmax(rive)) in (1, 2)
+
+
+def test_case_and_punctuation(client: TestClient) -> None:
+    body = client.post("/api/translate", json={"sentence": "  The River Bank, was STEEP! "}).json()
+    assert body["source"] == ["the", "river", "bank", "was", "steep"]
+    assert body["translation"] == "La rive était escarpée !"
+    body = client.post("/api/translate", json={"sentence": "She saw the old crane on the dock."}).json()
+    assert body["translation"] == "Elle a vu la vieille grue sur le quai."
+
+
+def test_the_longest_sentence_is_answered(client: TestClient) -> None:
+    words = ("the dog of the farmer was happy and " * 10).split()[:64]
+    body = client.post("/api/translate", json={"sentence": " ".join(words)}).json()
+    assert len(body["source"]) == 64 and len(body["steps"]) <= MAX_STEPS
+    for t, step in enumerate(body["steps"]):
+        assert np.array(step["self"]).shape[-1] == t + 1
+
+
+@pytest.mark.parametrize(
+    ("sentence", "detail"),
+    [
+        (
+            "the rivr bank was steep",
+            "not in the translator's vocabulary: rivr (did you mean river or rivers?)",
+        ),
+        (
+            "the zorblax bank was stepe",
+            "not in the translator's vocabulary: zorblax, stepe (did you mean steep?)",
+        ),
+        ("the bank's door", "not in the translator's vocabulary: bank's (did you mean banks or bank?)"),
+        ("?!", "sentence has no words: type at least one word"),
+        ("the " * 65, "sentence has 65 tokens; at most 64 are allowed"),
+    ],
+)
+def test_bad_sentences_get_a_422_that_says_why(client: TestClient, sentence: str, detail: str) -> None:
+    response = client.post("/api/translate", json={"sentence": sentence})
+    assert response.status_code == 422
+    assert response.json() == {"detail": detail}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"sentence": ""}, {"sentence": "a" * 501}, {"sentence": 3}, {"sentence": "the dog", "heads": 2}],
+)
+def test_malformed_bodies_get_a_422(client: TestClient, body: dict) -> None:
+    response = client.post("/api/translate", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"][0] == "body"
+
+
+def test_about_gives_the_record_for_the_page(client: TestClient) -> None:
+    body = client.get("/api/translate/about").json()
+    assert body["exact_match"] >= 0.95 and body["alignment"] >= 0.85
+    assert body["alignment"] == body["alignment_by_layer"][body["best_layer"]]
+    assert len(body["alignment_by_head"]) == body["layers"] >= 2
+    assert body["encoder_layers"] >= 2 and body["heads"] >= 2 and body["lexicon_entries"] >= 150
+    assert "river" in body["vocabulary"] and "<s>" not in body["vocabulary"]
+    assert body["source_vocab_size"] == len(body["vocabulary"]) + 3
+
+
+def test_both_endpoints_are_in_the_openapi_document(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "post" in paths["/api/translate"] and "get" in paths["/api/translate/about"]
