@@ -143,6 +143,7 @@ def main() -> None:
     parser.add_argument("--train-size", type=int, default=6000)
     parser.add_argument("--heldout-size", type=int, default=500)
     parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
     parser.add_argument(
         "--heads", type=int, nargs="*", default=None, help="try only these head counts; writes nothing"
     )
@@ -155,7 +156,11 @@ def main() -> None:
     held_out = heldout_sentences(args.heldout_size, exclude=frozenset(seen))
 
     data = encode(train, field_codes)
-    relation_weight = torch.full((len(RELATIONS),), 1.0 / len(RELATIONS), dtype=torch.float64)
+    if args.weighting == "per-relation":
+        relation_weight = torch.full((len(RELATIONS),), 1.0 / len(RELATIONS), dtype=torch.float64)
+    else:  # every target counts once: relations weigh as much as they have targets
+        frequency = data["m"].sum((0, 1))
+        relation_weight = frequency / frequency.sum()
 
     arrays: dict[str, np.ndarray] = {
         "field_names": np.array(FIELDS),
@@ -188,6 +193,7 @@ def main() -> None:
             arrays[f"init/{heads}/{p}"] = init[p]
         scores = evaluate(Layer(**trained), heads, held_out, field_codes)
         untrained = evaluate(Layer(**init), heads, held_out, field_codes)
+        default = evaluate(Layer(**trained), heads, [DEFAULT_SENTENCE], field_codes)["best_score"]
         entry = {
             "heads": heads,
             "head_width": D_MODEL // heads,
@@ -196,6 +202,7 @@ def main() -> None:
             "seed": best_seed,
             "heldout": scores,
             "untrained_head_spread": untrained["head_spread"],
+            "default_sentence": default,
             "seconds": round(time.time() - started, 1),
         }
         curve["heads"].append(entry)  # type: ignore[attr-defined]
@@ -204,6 +211,7 @@ def main() -> None:
             f"best={scores['best_head']} "
             f"scores={ {k: round(v, 3) for k, v in scores['best_score'].items()} } "
             f"spread={scores['head_spread']:.3f} (untrained {untrained['head_spread']:.3f}) "
+            f"default={ {k: round(v, 3) for k, v in default.items()} } "
             f"{entry['seconds']}s",
             flush=True,
         )
