@@ -25,6 +25,8 @@ class Settings(BaseSettings):
     max_sentence_chars: int = 500
     max_sentence_tokens: int = 64
     max_upload_bytes: int = 2 * 1024 * 1024  # POST /api/diagnose: the largest file accepted
+    # Who may frame a figure's embed view (/figure/<name>?embed=1): a CSP frame-ancestors source list.
+    embed_frame_ancestors: str = "*"
 
 
 @lru_cache

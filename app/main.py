@@ -1,5 +1,7 @@
 """Assembles the web application: security headers, static files, templates and routers."""
 
+from urllib.parse import parse_qs
+
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
@@ -7,26 +9,31 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
 from app.errors import validation_error
-from app.routes import attention, diagnose, head_lab, health, lm, pages, translate
+from app.routes import attention, diagnose, head_lab, health, lm, order, pages, translate
 
-# The page loads nothing from elsewhere and runs no inline script or style.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'self'",
-    ]
-)
+# The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
+# (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
+_POLICY = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+]
+
+
+def content_security_policy(frame_ancestors: str = "'self'") -> str:
+    """The page's Content-Security-Policy, with `frame-ancestors` set to who may frame the response."""
+    return "; ".join([*_POLICY, f"frame-ancestors {frame_ancestors}"])
+
+
+CONTENT_SECURITY_POLICY = content_security_policy()
 
 SECURITY_HEADERS = {
-    b"content-security-policy": CONTENT_SECURITY_POLICY.encode(),
     b"x-content-type-options": b"nosniff",
     b"referrer-policy": b"no-referrer",
     b"permissions-policy": b"camera=(), microphone=(), geolocation=(), interest-cohort=()",
@@ -34,21 +41,41 @@ SECURITY_HEADERS = {
 }
 
 
+def is_embed_view(scope: Scope) -> bool:
+    """True for a figure's embed view, /figure/<name>?embed=1."""
+    if not scope["path"].startswith("/figure/"):
+        return False
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return query.get("embed", [""])[-1].lower() in {
+        "1",
+        "true",
+        "t",
+        "yes",
+        "y",
+        "on",
+    }  # as FastAPI reads a bool
+
+
 class SecurityHeaders:
     """ASGI middleware adding the security headers to every HTTP response."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, embed_frame_ancestors: str = "*") -> None:
         self.app = app
+        self.policy = CONTENT_SECURITY_POLICY.encode()
+        self.embed_policy = content_security_policy(embed_frame_ancestors).encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
+        policy = self.embed_policy if is_embed_view(scope) else self.policy
+        headers = {b"content-security-policy": policy, **SECURITY_HEADERS}
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in SECURITY_HEADERS.items() if k not in present]
+                extra = [(k, v) for k, v in headers.items() if k not in present]
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
@@ -63,7 +90,7 @@ def create_app() -> FastAPI:
         summary="Transformer attention computed live from real matrices.",
         version="0.1.0",
     )
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, embed_frame_ancestors=settings.embed_frame_ancestors)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     app.include_router(health.router)
@@ -72,5 +99,6 @@ def create_app() -> FastAPI:
     app.include_router(diagnose.router)
     app.include_router(lm.router)
     app.include_router(translate.router)
+    app.include_router(order.router)
     app.include_router(pages.router)
     return app

@@ -266,3 +266,22 @@ class TranslatorAbout(BaseModel):
     examples: list[TranslatorExample]
     misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")
     vocabulary: list[str] = Field(description="the English words the translator knows")
+
+
+class OrderResponse(BaseModel):
+    """Figure 9: a sentence and a permutation of it, through figure 1's layer with or without positions."""
+
+    tokens: list[str]
+    positional: bool = Field(description="whether the words' inputs carry their position code")
+    heads: int
+    permutation: list[int] = Field(description="permuted_tokens[k] = tokens[permutation[k]]")
+    permuted_tokens: list[str]
+    weights: list[list[list[float]]] = Field(description="[head][query i][key j] for the sentence as written")
+    permuted_weights: list[list[list[float]]] = Field(description="[head][k][l] for the permuted sentence")
+    row_differences: list[float] = Field(
+        description="per word of the sentence: the largest |difference| between its attention in the two "
+        "orders once the permutation is undone (over heads and keys)"
+    )
+    max_difference: float = Field(description="the largest of row_differences")
+    tolerance: float = Field(description="differences at most this large are floating-point rounding")
+    equivariant: bool = Field(description="max_difference <= tolerance: the same attention, just permuted")

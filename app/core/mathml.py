@@ -13,6 +13,7 @@ MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
 FUNCTION_APPLICATION = "\u2061"  # invisible operator between a function's name and its argument
 INVISIBLE_TIMES = "\u2062"
+INVISIBLE_SEPARATOR = "\u2063"  # between subscripts: M_ij is M sub i, j
 
 
 def _element(tag: str, content: str, attrs: dict[str, str] | None = None) -> str:
@@ -81,6 +82,19 @@ def args(*items: str) -> str:
 def apply(name: str, *arguments: str) -> str:
     """name(arguments), with the invisible function-application operator screen readers expect."""
     return mrow(mi(name), mo(FUNCTION_APPLICATION), args(*arguments))
+
+
+def mtext(text: str) -> str:
+    return _element("mtext", escape(text))
+
+
+def cases(*rows: tuple[str, str]) -> str:
+    """A piecewise definition: a stretchy brace, then one (value, condition) row per case, left-aligned."""
+    cells = "".join(
+        _element("mtr", _element("mtd", value) + _element("mtd", condition)) for value, condition in rows
+    )
+    table = _element("mtable", cells, {"columnalign": "left left", "columnspacing": "1em"})
+    return mrow(mo("{", stretchy="true", fence="true", form="prefix"), table)
 
 
 def math(*children: str, display: str = "block", label: str | None = None) -> str:
@@ -154,11 +168,43 @@ PARAMETERS = math(
     "equals 4 d model squared",
 )
 
+# The causal (decoder) mask: added to the scaled scores, it sends every future score to -inf.
+_M = mi("M")
+_I, _J = mi("i"), mi("j")
+
+MASKED_ATTENTION = math(
+    apply("MaskedAttention", _Q, _K, _V),
+    mo("="),
+    mi("softmax"),
+    mo(FUNCTION_APPLICATION),
+    fenced(
+        mfrac(mrow(_Q, mo(INVISIBLE_TIMES), msup(mi("K"), mi("T"))), msqrt(_D_K)),
+        mo("+"),
+        _M,
+    ),
+    mo(INVISIBLE_TIMES),
+    _V,
+    label="Masked attention of Q, K, V equals softmax of Q K transpose over the square root of d k, plus M, "
+    "times V",
+)
+
+CAUSAL_MASK = math(
+    msub(_M, mrow(_I, mo(INVISIBLE_SEPARATOR), _J)),
+    mo("="),
+    cases(
+        (mn(0), mrow(mtext("if\u00a0"), _J, mo("≤"), _I)),
+        (mrow(mo("−"), mi("∞")), mrow(mtext("if\u00a0"), _J, mo(">"), _I)),
+    ),
+    label="M i j equals 0 if j is at most i, and minus infinity if j is greater than i",
+)
+
 FORMULAS: dict[str, str] = {
     "multihead": MULTIHEAD,
     "head_i": HEAD_I,
     "attention": ATTENTION,
     "parameters": PARAMETERS,
+    "masked_attention": MASKED_ATTENTION,
+    "causal_mask": CAUSAL_MASK,
 }
 
 

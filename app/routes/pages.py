@@ -1,6 +1,7 @@
 """The article page, rendered with Jinja; the data a figure needs at first paint travels as JSON."""
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -59,11 +60,70 @@ def article(
     settings: Annotated[Settings, Depends(get_settings)],
 ) -> HTMLResponse:
     """The explorable, as one article."""
-    page_data = {
+    return templates.TemplateResponse(request, "index.html", {"page_data": article_data(settings)})
+
+
+def article_data(settings: Settings) -> dict[str, Any]:
+    """The JSON every figure may read at first paint (the article's and each figure page's)."""
+    return {
         "defaultSentence": DEFAULT_SENTENCE,
         "validHeads": VALID_HEADS,
         "maxTokens": settings.max_sentence_tokens,
         "maxChars": settings.max_sentence_chars,
         "capacity": capacity_curve(),
     }
-    return templates.TemplateResponse(request, "index.html", {"page_data": page_data})
+
+
+# ---- one figure alone: /figure/<name>, and ?embed=1 for slides ----------------------------------------
+
+
+def figure_names(templates_dir: Path) -> list[str]:
+    """Every figure that has a partial in templates/figures: heads_dial.html is the figure `heads-dial`."""
+    return sorted(p.stem.replace("_", "-") for p in (templates_dir / "figures").glob("*.html"))
+
+
+_SECTION = re.compile(r'<section id="[^"]+"[^>]*>')
+_HEADING = re.compile(r"<h2\b[^>]*>(.*?)</h2>", re.DOTALL)
+
+
+def section_intro(article_html: str, name: str) -> Markup | None:
+    """The heading and paragraphs that lead into figure `name` in the rendered article (our own markup).
+
+    That is the text from the start of the figure's section up to the figure, or, when an earlier figure
+    shares the section, from the end of that figure.
+    """
+    at = article_html.find(f'<figure id="{name}"')
+    starts = [m.end() for m in _SECTION.finditer(article_html, 0, max(at, 0))]
+    if at < 0 or not starts:
+        return None
+    lead = article_html[starts[-1] : at]
+    return Markup(lead.rsplit("</figure>", 1)[-1])
+
+
+@router.get("/figure/{name}", response_class=HTMLResponse)
+def figure_page(
+    request: Request,
+    name: str,
+    templates: Annotated[Jinja2Templates, Depends(get_templates)],
+    settings: Annotated[Settings, Depends(get_settings)],
+    embed: bool = False,
+) -> HTMLResponse:
+    """One figure alone, with its section's introduction; `?embed=1` drops everything but the figure."""
+    names = figure_names(settings.templates_dir)
+    page_data = article_data(settings)
+    if name not in names:
+        missing = {"names": names, "name": name, "page_data": page_data}
+        return templates.TemplateResponse(request, "figure_missing.html", missing, status_code=404)
+    article_html = templates.get_template("index.html").render({"request": request, "page_data": page_data})
+    intro = section_intro(article_html, name)
+    heading = _HEADING.search(intro or "")
+    title = Markup(heading.group(1)).striptags() if heading else name
+    context: dict[str, Any] = {
+        "page_data": page_data,
+        "name": name,
+        "title": title,
+        "partial": f"figures/{name.replace('-', '_')}.html",
+        "intro": None if embed else intro,
+        "embed": embed,
+    }
+    return templates.TemplateResponse(request, "figure.html", context)

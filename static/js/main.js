@@ -1,11 +1,17 @@
 // Entry point: reads the page data, finds the article's figures and starts their widgets (lazily below the fold).
 
+import { startArticleTools } from "./lib/article-tools.js";
+import { addFigureTools } from "./lib/figure-tools.js";
+
 const WIDGETS = {
   "heads-dial": () => import("./figures/heads-dial.js"),
   "accounting": () => import("./figures/accounting.js"),
   "head-lab": () => import("./figures/head-lab.js"),
   "mask-lab": () => import("./figures/mask-lab.js"),
   "interview": () => import("./figures/interview.js"),
+  "generator": () => import("./figures/generator.js"),
+  "blueprint": () => import("./figures/blueprint.js"),
+  "order": () => import("./figures/order.js"),
 };
 
 function readPageData() {
@@ -24,11 +30,16 @@ async function startFigure(figure, pageData) {
   figure.dataset.started = "true";
   const module = await load();
   module.start(figure, pageData);
+  figure.dispatchEvent(new CustomEvent("figure:started"));
 }
 
 function main() {
   const pageData = readPageData();
   const figures = [...document.querySelectorAll("figure[data-widget]")];
+  // Teaching tools: a link and export toolbar on every figure (not in an embed), the contents, theme, prompts.
+  const embed = "embed" in document.body.dataset;
+  if (!embed) for (const figure of figures) addFigureTools(figure, { alone: "figurePage" in document.body.dataset });
+  startArticleTools(pageData);
   // Figures marked data-lazy start when they come within a screen of the viewport; the rest start now.
   const lazy = "IntersectionObserver" in window ? figures.filter((f) => "lazy" in f.dataset) : [];
   for (const figure of figures) if (!lazy.includes(figure)) startFigure(figure, pageData);

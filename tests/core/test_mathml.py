@@ -81,3 +81,33 @@ def test_builders_nest_as_expected() -> None:
 def test_only_the_constant_formulas_can_be_asked_for() -> None:
     with pytest.raises(KeyError):
         formula("<b>not a formula</b>")
+
+
+def test_masked_attention_adds_m_to_the_scaled_scores_inside_the_softmax() -> None:
+    root = parse(FORMULAS["masked_attention"])
+    fence = next(el for el in root.iter(M + "mrow") if (el[0].get("fence") == "true" and el[0].text == "("))
+    inside = [el.tag.removeprefix(M) for el in fence][1:-1]
+    assert inside == ["mfrac", "mo", "mi"]
+    assert fence[2].text == "+" and fence[3].text == "M"
+    (frac,) = root.iter(M + "mfrac")
+    assert [el.text for el in frac[0].iter(M + "mi")] == ["Q", "K", "T"]
+    assert frac[1].tag == M + "msqrt"
+    assert "softmax" in texts(root, "mi")
+
+
+def test_the_causal_mask_is_zero_on_and_below_the_diagonal_and_minus_infinity_above() -> None:
+    root = parse(FORMULAS["causal_mask"])
+    (sub,) = root.iter(M + "msub")
+    assert [el.text for el in sub.iter(M + "mi")] == ["M", "i", "j"]
+    rows = list(root.iter(M + "mtr"))
+    assert len(rows) == 2
+    cases = []
+    for row in rows:
+        value, condition = list(row)
+        cases.append(
+            (
+                "".join(el.text or "" for el in value.iter() if el.tag != M + "mtd"),
+                [el.text for el in condition.iter() if el.tag in (M + "mi", M + "mo")],
+            )
+        )
+    assert cases == [("0", ["j", "≤", "i"]), ("−∞", ["j", ">", "i"])]

@@ -140,5 +140,15 @@ export class Accounting {
 export function start(figure) {
   const widget = new Accounting(figure);
   widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const { d, h, n } = widget.state;
+    const costs = [headCosts(d, h, n), headCosts(d, 1, n)];
+    const keys = ["weights", "multiply_adds"].flatMap((g) => Object.keys(costs[0][g]).map((k) => [g, k]));
+    const values = [...keys.map(([g, k]) => costs.map((c) => c[g][k][0])), costs.map((c) => c.exps[0])];
+    const rows = [...keys.map(([g, k]) => `${g} ${k}`), "softmax exponentials"];
+    const columns = [`${h} heads of width ${d / h}`, `1 head of width ${d}`];
+    return { d_model: d, heads: h, n, matrices: [{ name: `Costs for n = ${n} tokens`, rows, columns, values }] };
+  };
   return widget;
 }

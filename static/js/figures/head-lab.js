@@ -918,5 +918,20 @@ function rowArcs(tokens, row, i, k, available) {
 export function start(figure) {
   const lab = new HeadLab(figure);
   lab.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const d = lab.data;
+    if (!d || d.weights.length !== lab.model.heads.length) return null;
+    const tokens = lab.model.tokens.map((t, i) => t.trim() || `t${i + 1}`);
+    const cols = (m) => Array.from({ length: m[0]?.length ?? 0 }, (_, j) => `dim ${j + 1}`);
+    const matrices = d.weights.flatMap((_, k) => [
+      { name: `Head ${k + 1} scores`, rows: tokens, columns: tokens, values: d.scores[k] },
+      { name: `Head ${k + 1} weights`, rows: tokens, columns: tokens, values: d.weights[k] },
+      { name: `Head ${k + 1} context`, rows: tokens, columns: cols(d.context[k]), values: d.context[k] },
+    ]);
+    matrices.push({ name: "Concat", rows: tokens, columns: cols(d.concat), values: d.concat });
+    if (d.output) matrices.push({ name: "Output", rows: tokens, columns: cols(d.output), values: d.output });
+    return { parameters: d.parameters, matrices };
+  };
   return lab;
 }

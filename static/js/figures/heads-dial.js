@@ -995,5 +995,18 @@ function formatLoss(x) {
 export function start(figure, pageData) {
   const widget = new HeadsDial(figure, pageData);
   widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const d = widget.data;
+    if (!d) return null;
+    const matrices = d.weights.map((w, k) => ({
+      name: `Head ${k + 1} of ${d.heads}`,
+      rows: d.tokens,
+      columns: d.tokens,
+      values: w,
+    }));
+    const note = "Attention weights: row = the word attending (query), column = the word attended to (key).";
+    return { note, sentence: d.tokens.join(" "), heads: d.heads, trained: d.trained, relations: d.relations, matrices };
+  };
   return widget;
 }

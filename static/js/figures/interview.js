@@ -676,5 +676,29 @@ export class Interview {
 export function start(figure, pageData) {
   const widget = new Interview(figure, pageData);
   widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const models = widget.models();
+    if (!models.length) return null;
+    const matrices = models.map((d) => ({
+      name: `${SHORT[d.mask]}: loss by training step`,
+      rows: d.curves.step.map(String),
+      columns: ["train", "validation"],
+      values: d.curves.step.map((_, i) => [d.curves.train[i], d.curves.validation[i]]),
+    }));
+    for (const [mask, answer] of widget.fingerprints) {
+      answer.weights.forEach((layer, l) =>
+        layer.forEach((w, k) =>
+          matrices.push({
+            name: `${SHORT[mask]}: layer ${l + 1}, head ${k + 1} attention`,
+            rows: answer.tokens,
+            columns: answer.tokens,
+            values: w,
+          }),
+        ),
+      );
+    }
+    return { sentence: widget.state.sentence, matrices };
+  };
   return widget;
 }

@@ -394,5 +394,18 @@ export class MaskLab {
 export function start(figure, pageData) {
   const widget = new MaskLab(figure, pageData);
   widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const d = widget.data;
+    if (!d) return null;
+    const matrices = d.weights.map((w, k) => ({
+      name: `Head ${k + 1}, mask ${d.mask}`,
+      rows: d.tokens,
+      columns: d.tokens,
+      values: w,
+    }));
+    const note = "Attention weights: row = query word, column = key word; columns after the row's word are the future.";
+    return { note, mask: d.mask, future_leak: d.future_leak, sentence: d.tokens.join(" "), matrices };
+  };
   return widget;
 }

@@ -43,12 +43,16 @@ const MARKERS = ["circle", "square", "triangle"];
 
 const darkQuery = typeof window !== "undefined" ? window.matchMedia?.("(prefers-color-scheme: dark)") : null;
 
-/** True when the page is drawn on a dark background. */
-export const isDark = () => Boolean(darkQuery?.matches);
+/** True when the page is drawn on a dark background: the reader's chosen theme, else the system's. */
+export const isDark = () => {
+  const chosen = typeof document !== "undefined" ? document.documentElement.dataset.theme : undefined;
+  return chosen ? chosen === "dark" : Boolean(darkQuery?.matches);
+};
 
-/** Call `listener` when the reader's light/dark preference changes (colours must then be redrawn). */
+/** Call `listener` when the page turns light or dark (colours must then be redrawn). */
 export function onSchemeChange(listener) {
   darkQuery?.addEventListener?.("change", listener);
+  if (typeof document !== "undefined") document.addEventListener("themechange", listener);
 }
 
 /** The colour of head `k` (0-based). */

@@ -1,0 +1,210 @@
+// Figure 9, order: self-attention without positions cannot tell word order apart. A sentence and a shuffle of
+// it go through figure 1's trained layer; the server undoes the shuffle and reports how far the two attention
+// patterns are apart (0, up to rounding, without positions; far apart with them).
+//
+// Data flows one way: state (from the URL) -> one fetch of /api/order -> draw. The maths is the server's.
+
+import { headColour, onSchemeChange } from "../lib/colours.js";
+import { ErrorBox } from "../lib/error-box.js";
+import { isAbort, JsonFetcher } from "../lib/fetcher.js";
+import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
+import { format, parse, readState, writeState } from "../lib/url-state.js";
+
+const NAME = "order";
+const DEBOUNCE_MS = 250;
+
+/** "2,0,1" -> [2, 0, 1]; anything that is not a list of small integers -> undefined. */
+const parsePermutation = (text) => (/^\d{1,3}(,\d{1,3})*$/.test(text) ? text.split(",").map(Number) : undefined);
+
+/** The mean over heads of [head][i][j] weights: [i][j]. */
+export function meanOverHeads(weights) {
+  const h = weights.length;
+  return weights[0].map((row, i) => row.map((_, j) => weights.reduce((s, w) => s + w[i][j], 0) / h));
+}
+
+/** Rows and columns of `matrix` (of the permuted sentence) put back in the written order. */
+export function unpermute(matrix, permutation) {
+  const where = [];
+  permutation.forEach((original, k) => {
+    where[original] = k;
+  });
+  return where.map((k) => where.map((l) => matrix[k][l]));
+}
+
+/** A random order of 0..n-1 that differs from `avoid` (when n > 1 allows it). */
+export function shuffle(n, avoid = [], random = Math.random) {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const p = Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [p[i], p[j]] = [p[j], p[i]];
+    }
+    if (n < 2 || p.join() !== avoid.join()) return p;
+  }
+  return Array.from({ length: n }, (_, i) => n - 1 - i);
+}
+
+/** The difference as the page writes it: "0.0" when it is rounding (below the tolerance), else 3 decimals. */
+export const formatDifference = (d, tolerance) => (d <= tolerance ? "0.0" : d.toFixed(3));
+
+export class Order {
+  constructor(figure, pageData, fetcher = new JsonFetcher()) {
+    this.figure = figure;
+    this.fetcher = fetcher;
+    const maxChars = pageData.maxChars ?? 500;
+    this.schema = {
+      sentence: { param: "order_sentence", fallback: "dog bites man", parse: parse.text(maxChars) },
+      positional: { param: "order_positional", fallback: false, parse: parse.boolean, format: format.boolean },
+      permutation: { param: "order_perm", fallback: null, parse: parsePermutation, format: (p) => p.join(",") },
+    };
+    const part = (name) => figure.querySelector(`[data-part="${name}"]`);
+    this.el = {
+      sentence: part("sentence"),
+      shuffle: part("shuffle"),
+      positional: part("positional"),
+      difference: part("difference"),
+      verdictText: part("verdict-text"),
+      drawing: part("drawing"),
+      rows: part("rows"),
+    };
+    this.errors = new ErrorBox(part("error"));
+    this.state = readState(this.schema);
+    this.data = null;
+    this.debounce = null;
+  }
+
+  start() {
+    const { sentence, shuffle: button, positional } = this.el;
+    sentence.value = this.state.sentence;
+    positional.checked = this.state.positional;
+    sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
+    sentence.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        this.onSentence(0);
+      }
+    });
+    button.addEventListener("click", () => {
+      const n = this.data?.tokens.length ?? 0;
+      if (n) this.update({ permutation: shuffle(n, this.data.permutation) });
+    });
+    positional.addEventListener("change", () => this.update({ positional: positional.checked }));
+    onSchemeChange(() => this.data && this.draw(this.data));
+    this.load();
+  }
+
+  update(patch) {
+    this.state = { ...this.state, ...patch };
+    writeState(this.schema, this.state);
+    this.load();
+  }
+
+  onSentence(delay) {
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      const text = this.el.sentence.value.trim();
+      if (!text) {
+        this.errors.show("Type a sentence: at least one word.");
+        return;
+      }
+      // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
+      if (text !== this.state.sentence) this.update({ sentence: text, permutation: null });
+    }, delay);
+  }
+
+  url() {
+    const { sentence, positional, permutation } = this.state;
+    const params = new URLSearchParams({ sentence, positional: String(positional) });
+    if (permutation) params.set("permutation", permutation.join(","));
+    return `/api/order?${params}`;
+  }
+
+  load() {
+    const url = this.url();
+    this.figure.setAttribute("aria-busy", "true");
+    this.fetcher.get(url, { channel: NAME }).then(
+      (data) => {
+        if (url !== this.url()) return;
+        this.figure.removeAttribute("aria-busy");
+        this.errors.clear();
+        this.el.drawing.classList.remove("is-stale");
+        this.data = data;
+        this.draw(data);
+      },
+      (error) => {
+        if (isAbort(error) || url !== this.url()) return;
+        this.figure.removeAttribute("aria-busy");
+        this.errors.show(error.message);
+        this.el.drawing.classList.add("is-stale");
+      },
+    );
+  }
+
+  draw(data) {
+    const { tokens, permuted_tokens: shuffled, permutation } = data;
+    const written = meanOverHeads(data.weights);
+    const permuted = meanOverHeads(data.permuted_weights);
+    const back = unpermute(permuted, permutation);
+    const n = tokens.length;
+    const width = this.el.drawing.clientWidth || 640;
+    const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
+    const { cell } = fitCells(width, n, 3, {
+      extra: labelRoom(tokens, 12, font) + 8,
+      maxCell: 44,
+      minCell: 6,
+      prefer: 24,
+    });
+    const colour = headColour(0);
+    const panels = [
+      { tokens, weights: written, title: "as written", label: `Attention of “${tokens.join(" ")}”` },
+      {
+        tokens: shuffled,
+        weights: permuted,
+        title: "shuffled",
+        label: `Attention of the shuffled sentence “${shuffled.join(" ")}”`,
+      },
+      {
+        tokens,
+        weights: back,
+        title: "shuffled, put back",
+        label: "Attention of the shuffled sentence with its rows and columns put back in the written order",
+      },
+    ];
+    const grid = document.createElement("div");
+    grid.className = "heatmaps";
+    for (const p of panels) {
+      const map = new Heatmap({ tokens: p.tokens, cell, colour, title: p.title, font, values: true, label: p.label });
+      map.update(p.weights);
+      map.root.dataset.panel = p.title;
+      grid.append(map.root);
+    }
+    this.el.drawing.replaceChildren(grid);
+
+    const difference = formatDifference(data.max_difference, data.tolerance);
+    this.el.difference.textContent = difference;
+    this.el.difference.dataset.value = String(data.max_difference);
+    this.figure.dataset.equivariant = String(data.equivariant);
+    this.el.verdictText.textContent = data.equivariant
+      ? `: “${shuffled.join(" ")}” gets the same attention as “${tokens.join(" ")}”, just permuted.`
+      : `: with positions, “${shuffled.join(" ")}” and “${tokens.join(" ")}” attend differently.`;
+
+    const items = tokens.map((t, i) => {
+      const li = document.createElement("li");
+      li.className = "order-rows__item";
+      li.dataset.token = t;
+      li.dataset.difference = String(data.row_differences[i]);
+      const name = document.createElement("b");
+      name.textContent = t;
+      li.append(name, ` ${formatDifference(data.row_differences[i], data.tolerance)}`);
+      return li;
+    });
+    this.el.rows.replaceChildren(...items);
+  }
+}
+
+/** Entry point used by main.js. */
+export function start(figure, pageData) {
+  const widget = new Order(figure, pageData);
+  widget.start();
+  return widget;
+}

@@ -1,0 +1,87 @@
+"""An accessibility scan: axe-core, run inside the page, finds no serious or critical violations.
+
+axe-core is not kept in the repository: CI installs it (`.ci/run`: npm install into /tmp/axe); locally the
+test reads it from there or from a node_modules folder, and skips when absent (under CI=true it fails).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DESKTOP, PHONE, REPO
+
+AXE_PATHS = [
+    Path(os.environ.get("AXE_CORE_JS", "/tmp/axe/node_modules/axe-core/axe.min.js")),
+    REPO / "node_modules/axe-core/axe.min.js",
+]
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    for path in AXE_PATHS:
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    message = "axe-core is missing: npm install --no-save --prefix /tmp/axe axe-core@4"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def serious_violations(page, axe_source: str) -> list[str]:
+    # The page's CSP forbids inline scripts, so axe is evaluated as a function body rather than injected.
+    page.evaluate(f"() => {{ {axe_source}\n; window.axe = axe; }}")
+    result = page.evaluate(
+        """async () => {
+          const r = await window.axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 4).map((n) => n.target.join(" ")) }));
+        }"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for v in result
+        if v["impact"] in {"serious", "critical"}
+    ]
+
+
+def settle_article(page) -> None:
+    """Open every figure (they start lazily) and wait until none is busy."""
+    page.goto("/")
+    for figure in page.locator("figure[data-widget]").all():
+        figure.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")
+    expect(page.locator('#heads-dial [data-part="drawing"] svg').first).to_be_visible()
+    expect(page.locator("figure[aria-busy=true]")).to_have_count(0, timeout=20_000)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_article_has_no_serious_accessibility_violations(browser, server, axe_source, scheme) -> None:
+    context = browser.new_context(
+        viewport=DESKTOP, base_url=server, color_scheme=scheme, reduced_motion="reduce"
+    )
+    try:
+        page = context.new_page()
+        settle_article(page)
+        # Open the numbers' tables and reveal a prediction, so their markup is scanned too.
+        page.locator("#heads-dial").get_by_text("Show the numbers as a table").click()
+        expect(page.locator("#heads-dial table.figure-numbers__table").first).to_be_visible()
+        assert serious_violations(page, axe_source) == []
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["/figure/mask-lab", "/figure/heads-dial?embed=1"])
+def test_a_figure_page_has_no_serious_accessibility_violations(browser, server, axe_source, path) -> None:
+    context = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(path)
+        expect(page.locator("figure svg").first).to_be_visible()
+        expect(page.locator("figure[aria-busy=true]")).to_have_count(0, timeout=20_000)
+        assert serious_violations(page, axe_source) == []
+    finally:
+        context.close()

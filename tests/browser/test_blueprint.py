@@ -1,0 +1,191 @@
+"""Figure 8, the blueprint (and figure 7's table), driven in real Chromium through their accessible names."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+LIT = ["Multi-Head Attention (encoder)", "Masked Multi-Head Attention", "Multi-Head Attention (cross)"]
+REQUIRED = [*LIT, "Positional Encoding"]
+
+
+def open_blueprint(page: Page, query: str = "") -> Locator:
+    page.goto(f"/{query}")
+    figure = page.locator("figure#blueprint")
+    figure.scroll_into_view_if_needed()
+    expect(figure).to_have_attribute("data-started", "true")
+    return figure
+
+
+def block(figure: Locator, name: str) -> Locator:
+    return figure.get_by_role("button", name=name, exact=True)
+
+
+def query_params(page: Page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def test_the_four_named_blocks_are_focusable_buttons_and_only_attention_is_lit(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page)
+    for name in REQUIRED:
+        b = block(figure, name)
+        expect(b).to_have_count(1)
+        expect(b).to_have_attribute("tabindex", "0")
+    lit = figure.locator(".blueprint__block--lit").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert lit == [
+        "Multi-Head Attention (encoder)",
+        "Masked Multi-Head Attention",
+        "Multi-Head Attention (cross)",
+    ]
+    assert "blueprint__block--dashed" in (block(figure, "Positional Encoding").get_attribute("class") or "")
+    # The rest of the architecture is there too, muted.
+    labels = " ".join(figure.locator("svg text").all_text_contents())
+    for word in [
+        "Input Embedding",
+        "Output Embedding",
+        "Add & Norm",
+        "Feed Forward",
+        "Linear",
+        "Softmax",
+        "Outputs (shifted right)",
+        "Output Probabilities",
+        "N×",
+    ]:
+        assert word in labels
+    # The three lit blocks share one accent colour, different from the muted blocks' stroke.
+    strokes = {
+        name: block(figure, name).locator("rect").evaluate("r => getComputedStyle(r).stroke") for name in LIT
+    }
+    assert len(set(strokes.values())) == 1
+    muted = block(figure, "Linear").locator("rect").evaluate("r => getComputedStyle(r).stroke")
+    assert muted not in strokes.values()
+
+
+def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_figure_9(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page)
+    card = figure.locator('[data-part="card"]')
+    expect(card).to_be_hidden()
+    block(figure, "Masked Multi-Head Attention").focus()
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("Masked Multi-Head Attention")
+    expect(card).to_contain_text("−∞")
+    block(figure, "Positional Encoding").focus()
+    expect(card).to_contain_text("figure 9")
+    # Every block has a card when focused, Tab moves between them, and each is described for screen readers.
+    blocks = figure.locator('[data-part="block"]')
+    for k in range(blocks.count()):
+        b = blocks.nth(k)
+        b.focus()
+        expect(card).to_be_visible()
+        expect(card.locator('[data-part="card-job"]')).not_to_be_empty()
+        described = b.get_attribute("aria-describedby")
+        assert described and page.locator(f"#{described}").text_content()
+    page.keyboard.press("Escape")
+    expect(card).to_be_hidden()
+    # Hovering shows the card too.
+    block(figure, "Feed Forward (encoder)").hover()
+    expect(card).to_contain_text("Feed Forward")
+
+
+def test_the_encoder_block_jumps_to_the_heads_dial(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page)
+    block(figure, "Multi-Head Attention (encoder)").click()
+    expect(page).to_have_url(re.compile(r"#heads-dial$"))
+    expect(page.locator("figure#heads-dial")).to_be_in_viewport()
+
+
+def test_the_masked_block_opens_the_mask_lab_on_minus_infinity(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page, "?sentence=the+cat+sat")
+    block(figure, "Masked Multi-Head Attention").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda url: "#mask-lab" in url)
+    assert query_params(page) == {"sentence": "the cat sat", "mask": "neg_inf"}  # other state is kept
+    mask_lab = page.locator("figure#mask-lab")
+    mask_lab.scroll_into_view_if_needed()
+    radio = mask_lab.get_by_role("radiogroup", name="Mask").get_by_role("radio", name="−∞", exact=True)
+    expect(radio).to_be_checked()
+    expect(mask_lab.get_by_role("meter", name="Future leak")).to_have_attribute("aria-valuenow", "0")
+
+
+def test_the_cross_block_opens_the_generator_in_cross_mode(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page, "?gen_mode=self")
+    block(figure, "Multi-Head Attention (cross)").focus()
+    page.keyboard.press(" ")
+    page.wait_for_url(lambda url: "#generator" in url)
+    assert query_params(page).get("gen_mode") == "cross"
+    generator = page.locator("figure#generator")
+    if generator.count() == 0:
+        pytest.skip("figure 4, the generator, is not on the page yet")
+    generator.scroll_into_view_if_needed()
+    radio = generator.get_by_role("radiogroup", name="Attention").get_by_role(
+        "radio", name="cross", exact=True
+    )
+    expect(radio).to_be_checked()
+
+
+def test_the_positional_encoding_block_jumps_to_figure_9(watched_page):
+    page, _ = watched_page
+    figure = open_blueprint(page)
+    block(figure, "Positional Encoding").click()
+    expect(page).to_have_url(re.compile(r"#order$"))
+    expect(page.locator("figure#order")).to_be_in_viewport()
+
+
+def test_the_placements_table_links_each_row_to_its_figure(watched_page):
+    page, _ = watched_page
+    page.goto("/")
+    table = page.locator("figure#placements table")
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(3)
+    hrefs = [rows.nth(k).locator("a").get_attribute("href") for k in range(3)]
+    assert hrefs == ["/#heads-dial", "/?mask=neg_inf#mask-lab", "/?gen_mode=cross#generator"]
+    expect(table.get_by_role("rowheader")).to_have_text(
+        ["Encoder self-attention", "Decoder masked self-attention", "Encoder–decoder cross-attention"]
+    )
+    # The masked-attention formula is typeset as MathML next to the table.
+    maths = page.locator("#three-placements math")
+    expect(maths).to_have_count(2)
+
+
+def test_phone_width_scales_the_drawing_down(phone_page, artifacts):
+    page, _ = phone_page
+    figure = open_blueprint(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    width = figure.locator("svg.blueprint__svg").evaluate("s => s.getBoundingClientRect().width")
+    assert 250 < width <= 375
+    block(figure, "Feed Forward (decoder)").click()  # a muted block's tap shows its card
+    card = figure.locator('[data-part="card"]')
+    expect(card).to_be_visible()
+    box = card.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    figure.screenshot(path=str(artifacts / "blueprint-phone.png"))
+    page.locator("figure#placements").screenshot(path=str(artifacts / "placements-phone.png"))
+
+
+def test_desktop_and_dark_screenshots(watched_page, artifacts):
+    page, _ = watched_page
+    figure = open_blueprint(page)
+    block(figure, "Multi-Head Attention (cross)").focus()
+    card = figure.locator('[data-part="card"]').bounding_box()
+    drawing = figure.locator("svg.blueprint__svg").bounding_box()
+    assert card and drawing and card["x"] >= drawing["x"] + drawing["width"] * 0.8  # beside the decoder
+    figure.screenshot(path=str(artifacts / "blueprint-desktop.png"))
+    block(figure, "Multi-Head Attention (encoder)").focus()
+    card = figure.locator('[data-part="card"]').bounding_box()
+    assert card and card["x"] + card["width"] <= drawing["x"] + drawing["width"] * 0.2  # beside the encoder
+    figure.screenshot(path=str(artifacts / "blueprint-desktop-encoder.png"))
+    page.locator("#three-placements").screenshot(path=str(artifacts / "placements-desktop.png"))
+    page.emulate_media(color_scheme="dark")
+    block(figure, "Positional Encoding").focus()
+    figure.screenshot(path=str(artifacts / "blueprint-dark.png"))
+    page.locator("figure#placements").screenshot(path=str(artifacts / "placements-dark.png"))

@@ -1,0 +1,467 @@
+"""Figure 4, the generator, driven in real Chromium through its accessible names."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import Locator, Page, expect
+
+DEFAULT_SOURCE = ["the", "river", "bank", "was", "steep"]
+DEFAULT_TARGET = ["la", "rive", "était", "escarpée"]
+DEFAULT_TRANSLATION = re.compile(r"^la rive était escarpée$", re.IGNORECASE)
+HEAD_2_LIGHT = "#E69F00"  # Okabe–Ito orange: the colour lib/colours.js gives head 2 on a light page
+
+# Every drawn arc of the figure, where it starts and ends, and the box of every word (SVG user units).
+ARCS_SCRIPT = """(f) => {
+  const box = (g) => {
+    const r = g.querySelector('.token__box');
+    return { x: +r.getAttribute('x'), y: +r.getAttribute('y'), w: +r.getAttribute('width'),
+             h: +r.getAttribute('height'), text: g.querySelector('.token__text').textContent,
+             written: g.dataset.written ?? 'true' };
+  };
+  const groups = '.gen-arcs__group:not([display=none])';
+  return {
+    source: [...f.querySelectorAll('.gen-token--source')].map(box),
+    target: [...f.querySelectorAll('.gen-token--target')].map(box),
+    arcs: [...f.querySelectorAll(`${groups} .gen-arc[data-drawn=true]`)].map((a) => {
+      const g = a.parentNode;
+      const s = a.getPointAtLength(0);
+      const e = a.getPointAtLength(a.getTotalLength());
+      return { mode: g.dataset.mode, current: g.classList.contains('is-current'), step: +g.dataset.step,
+               query: +a.dataset.query, key: +a.dataset.key, weight: +a.dataset.weight,
+               start: [s.x, s.y], end: [e.x, e.y] };
+    }),
+  };
+}"""
+
+
+def open_generator(page: Page, query: str = "") -> Locator:
+    """Open the article (with `query`), bring figure 4 into view (it starts lazily), wait for its drawing."""
+    page.goto(f"/{query}")
+    figure = page.locator("figure#generator")
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator("[data-part=drawing] svg.gen-svg")).to_be_visible()
+    expect(progress(figure)).not_to_have_attribute("aria-valuemax", "0")
+    return figure
+
+
+def progress(figure: Locator) -> Locator:
+    return figure.get_by_role("progressbar", name="Words written")
+
+
+def button(figure: Locator, name: str) -> Locator:
+    return figure.get_by_role("button", name=name, exact=True)
+
+
+def mode_radio(figure: Locator, name: str) -> Locator:
+    return figure.get_by_role("radiogroup", name="Attention").get_by_role("radio", name=name, exact=True)
+
+
+def layer_radio(figure: Locator, layer: int) -> Locator:
+    return figure.get_by_role("radiogroup", name="Layer").get_by_role("radio", name=f"layer {layer}")
+
+
+def french_word(figure: Locator, slot: int) -> Locator:
+    """The French word at decoder position `slot` (1 is the first word written; 0 is the start token)."""
+    return figure.locator(f".gen-token--target[data-index='{slot}']")
+
+
+def written_words(figure: Locator) -> Locator:
+    return figure.locator(".gen-token--target[data-written=true] .token__text")
+
+
+def query_params(page: Page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def drawing(figure: Locator) -> dict:
+    return figure.evaluate(ARCS_SCRIPT)
+
+
+def inside(point: list[float], box: dict, tolerance: float = 2.0) -> bool:
+    x, y = point
+    return (
+        box["x"] - tolerance <= x <= box["x"] + box["w"] + tolerance
+        and box["y"] - tolerance <= y <= box["y"] + box["h"] + tolerance
+    )
+
+
+def translate(page: Page, sentence: str = "the river bank was steep") -> dict:
+    answer = page.request.post("/api/translate", data={"sentence": sentence})
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
+def mean_row(heads: list[list[float]]) -> list[float]:
+    return [sum(column) / len(heads) for column in zip(*heads, strict=True)]
+
+
+def shown_numbers(figure: Locator, part: str) -> list[tuple[str, float]]:
+    """The (word, weight) cells of the readout row `part` ("cross-row" or "self-row") that are shown."""
+    cells = figure.locator(f"[data-part={part}] .gen-cell:not([hidden])")
+    words = cells.locator(".gen-cell__word").all_text_contents()
+    values = cells.locator(".gen-cell__value").all_text_contents()
+    return [(w, 0.0 if v == "<0.01" else float(v)) for w, v in zip(words, values, strict=True)]
+
+
+def assert_numbers(figure: Locator, part: str, words: list[str], expected: list[float]) -> None:
+    shown = shown_numbers(figure, part)
+    assert [w for w, _ in shown] == words
+    for (word, value), want in zip(shown, expected, strict=True):
+        assert abs(value - want) <= 0.006, (word, value, want)
+
+
+def assert_cross_arcs(figure: Locator, query: int) -> None:
+    """The current arcs are cross arcs from French slot `query`, each ending on an English word."""
+    d = drawing(figure)
+    current = [a for a in d["arcs"] if a["current"]]
+    assert current, "no arcs drawn"
+    for arc in current:
+        assert arc["mode"] == "cross" and arc["query"] == query, arc
+        assert 0 <= arc["key"] < len(d["source"]), arc
+        assert inside(arc["end"], d["source"][arc["key"]]), (arc, d["source"][arc["key"]])
+        assert inside(arc["start"], d["target"][query]), (arc, d["target"][query])
+        assert not any(inside(arc["end"], box) for box in d["target"]), arc
+
+
+def assert_self_arcs(figure: Locator, query: int) -> list[int]:
+    """The arcs are self arcs from French slot `query`, each ending on an earlier French word; their keys."""
+    d = drawing(figure)
+    assert d["arcs"], "no arcs drawn"
+    for arc in d["arcs"]:
+        assert arc["mode"] == "self" and arc["current"] and arc["query"] == query, arc
+        assert 0 <= arc["key"] < query, f"an arc reaches forward: {arc}"
+        key_box = d["target"][arc["key"]]
+        assert key_box["written"] == "true", arc
+        assert inside(arc["end"], key_box), (arc, key_box)
+        assert inside(arc["start"], d["target"][query]), arc
+        later = d["target"][query + 1 :]
+        assert not any(inside(arc["end"], box) for box in later), f"an arc ends on a later word: {arc}"
+        assert not any(inside(arc["end"], box) for box in d["source"]), arc
+    return sorted(a["key"] for a in d["arcs"])
+
+
+def test_generate_writes_the_translation_one_word_at_a_time(watched_page):
+    page, watch = watched_page
+    figure = open_generator(page)
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the river bank was steep")
+    expect(mode_radio(figure, "cross")).to_be_checked()
+    expect(progress(figure)).to_have_attribute("aria-valuetext", "step 0 of 4")
+    expect(figure.locator(".gen-token--source .token__text")).to_have_text(DEFAULT_SOURCE)
+    expect(figure.locator(".gen-token--target[data-written=true]")).to_have_count(0)
+    expect(button(figure, "Pause")).to_have_attribute("aria-disabled", "true")
+    # Record every text the French line shows, with its time.
+    figure.evaluate(
+        """(f) => { window.__lines = [];
+          new MutationObserver(() => {
+            const out = f.querySelector('[data-part=translation]');
+            window.__lines.push({ text: out.textContent, t: performance.now() });
+          }).observe(f.querySelector('[data-part=translation]'),
+                     { childList: true, characterData: true, subtree: true }); }"""
+    )
+
+    button(figure, "Generate").click()
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
+    expect(progress(figure)).to_have_attribute("aria-valuetext", "step 4 of 4")
+    expect(written_words(figure)).to_have_text(DEFAULT_TARGET)
+    lines = page.evaluate("window.__lines")
+    texts: list[str] = []  # each text the line showed, once (a redraw may write the same text again)
+    for line in lines:
+        if line["text"] and (not texts or texts[-1] != line["text"]):
+            texts.append(line["text"])
+    assert texts == ["La …", "La rive …", "La rive était …", "La rive était escarpée"]
+    elapsed = lines[-1]["t"] - next(line["t"] for line in lines if line["text"] == "La …")
+    assert 1000 <= elapsed <= 3000, elapsed  # three more words at about 0.4 s each
+    assert query_params(page).get("gen_step") == "4"
+    assert_cross_arcs(figure, 4)
+    # One POST for the whole translation: the steps are animated from it, never fetched one by one.
+    assert sum("/api/translate" in u and "/about" not in u for u in watch.api_requests) == 1
+    assert page.evaluate("window.__busySeen")
+    expect(button(figure, "Pause")).to_have_attribute("aria-disabled", "true")
+    expect(button(figure, "Step")).to_have_attribute("aria-disabled", "true")
+
+
+def test_cross_arcs_end_on_the_english_and_self_arcs_only_look_back(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=4")
+    answer = translate(page)
+    best = answer["layers"] - 1  # the default view: the last layer, averaged over its heads
+    for slot in range(1, 5):
+        french_word(figure, slot).focus()
+        assert_cross_arcs(figure, slot)
+        # Every English word that gets a visible share of the attention has its arc.
+        row = mean_row(answer["steps"][slot - 1]["cross"][best])
+        keys = sorted(a["key"] for a in drawing(figure)["arcs"])
+        assert keys == [j for j, w in enumerate(row) if w >= 0.02]
+
+    mode_radio(figure, "self").check()
+    expect(page).to_have_url(re.compile(r"[?&]gen_mode=self\b"))
+    for slot in range(1, 5):
+        french_word(figure, slot).focus()
+        keys = assert_self_arcs(figure, slot)
+        row = mean_row(answer["steps"][slot - 1]["self"][best])
+        assert len(row) == slot  # the server's row covers the start token and the words before
+        assert keys == [p for p, w in enumerate(row) if w >= 0.02]
+
+    # The English row steps back in self mode; the first word can only look at the start token.
+    french_word(figure, 1).focus()
+    assert assert_self_arcs(figure, 1) == [0]
+    mode_radio(figure, "cross").check()
+    assert "gen_mode" not in query_params(page)
+    assert_cross_arcs(figure, 4)  # the radio took the focus: the last word written is shown again
+
+
+def test_self_arcs_never_reach_forward_on_a_longer_sentence(watched_page):
+    page, _ = watched_page
+    sentence = "a farmer sold the bat near the cave"
+    answer = translate(page, sentence)
+    n = len(answer["target"])
+    figure = open_generator(page, f"?gen_sentence={sentence.replace(' ', '+')}&gen_mode=self&gen_step={n}")
+    expect(figure.locator("[data-part=translation]")).to_have_text(answer["translation"])
+    for slot in range(1, n + 1):
+        french_word(figure, slot).focus()
+        assert_self_arcs(figure, slot)
+
+
+def test_pause_and_step_from_the_keyboard(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page)
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.focus()
+    page.keyboard.press("Enter")  # Enter in the sentence generates
+    page.keyboard.press("Tab")  # Generate
+    page.keyboard.press("Tab")  # Pause
+    pause = button(figure, "Pause")
+    expect(pause).to_be_focused()
+    page.keyboard.press("Space")
+    expect(pause).to_have_attribute("aria-pressed", "true")
+    paused_at = int(progress(figure).get_attribute("aria-valuenow"))
+    assert 1 <= paused_at < 4
+    expect(figure.locator("[data-part=progress-text]")).to_contain_text("paused")
+    page.wait_for_timeout(1000)  # paused: no word is written meanwhile
+    expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at))
+
+    page.keyboard.press("Tab")  # Step
+    expect(button(figure, "Step")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at + 1))
+    expect(pause).to_have_attribute("aria-pressed", "true")
+    assert query_params(page)["gen_step"] == str(paused_at + 1)
+
+    pause.focus()
+    page.keyboard.press("Space")  # resume
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    expect(pause).to_have_attribute("aria-pressed", "false")
+    expect(pause).to_have_attribute("aria-disabled", "true")
+    expect(button(figure, "Step")).to_have_attribute("aria-disabled", "true")
+
+    # Generate again starts over from the first word.
+    button(figure, "Generate").click()
+    expect(pause).to_have_attribute("aria-disabled", "false")
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
+    assert_cross_arcs(figure, 4)
+
+
+def test_a_link_opens_at_step_3_in_self_mode(watched_page):
+    page, watch = watched_page
+    figure = open_generator(page, "?gen_mode=self&gen_step=3")
+    expect(mode_radio(figure, "self")).to_be_checked()
+    expect(progress(figure)).to_have_attribute("aria-valuetext", "step 3 of 4")
+    expect(figure.locator("[data-part=progress-text]")).to_have_text("step 3 of 4")
+    expect(figure.locator("[data-part=translation]")).to_have_text("La rive était …")
+    expect(written_words(figure)).to_have_text(DEFAULT_TARGET[:3])
+    expect(french_word(figure, 4)).to_have_attribute("visibility", "hidden")
+    assert assert_self_arcs(figure, 3)
+    assert query_params(page) == {"gen_mode": "self", "gen_step": "3"}
+    # Stepping on from the link writes the fourth word, and the URL follows.
+    button(figure, "Step").click()
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
+    assert query_params(page)["gen_step"] == "4"
+    assert_self_arcs(figure, 4)
+    assert sum("/api/translate" in u and "/about" not in u for u in watch.api_requests) == 1
+
+
+def test_layer_and_head_chips_choose_what_is_drawn(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=4")
+    answer = translate(page)
+    expect(layer_radio(figure, 2)).to_be_checked()
+    expect(button(figure, "Average")).to_have_attribute("aria-pressed", "true")
+    expect(figure.get_by_role("button", name=re.compile(r"^Head \d$"))).to_have_count(answer["heads"])
+    figure.evaluate("f => { f.querySelector('.gen-arc').__marker = 1; }")  # survives unless rebuilt
+
+    french_word(figure, 2).focus()
+    button(figure, "Head 2").click()
+    expect(button(figure, "Head 2")).to_have_attribute("aria-pressed", "true")
+    expect(button(figure, "Average")).to_have_attribute("aria-pressed", "false")
+    assert query_params(page)["gen_head"] == "2"
+    group = figure.locator(".gen-arcs__group.is-current")
+    expect(group).to_have_attribute("stroke", HEAD_2_LIGHT)
+    assert group.evaluate("g => getComputedStyle(g).stroke") == "rgb(230, 159, 0)"  # drawn in it, too
+    french_word(figure, 2).focus()
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, answer["steps"][1]["cross"][1][1])
+
+    layer_radio(figure, 1).check()
+    assert query_params(page)["gen_layer"] == "1"
+    french_word(figure, 2).focus()
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, answer["steps"][1]["cross"][0][1])
+    assert_numbers(figure, "self-row", ["⟨s⟩", "la"], answer["steps"][1]["self"][0][1])
+    expect(figure.locator("[data-part=readout-title]")).to_contain_text("layer 1, head 2")
+
+    button(figure, "Head 2").click()  # pressed again: back to the average
+    expect(button(figure, "Average")).to_have_attribute("aria-pressed", "true")
+    layer_radio(figure, 2).check()
+    assert "gen_head" not in query_params(page) and "gen_layer" not in query_params(page)
+    expect(group).not_to_have_attribute("stroke", HEAD_2_LIGHT)
+    assert figure.evaluate("f => f.querySelector('.gen-arc').__marker") == 1
+
+
+def test_layer_and_head_are_restored_from_the_url(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=2&gen_layer=1&gen_head=3")
+    answer = translate(page)
+    expect(layer_radio(figure, 1)).to_be_checked()
+    expect(button(figure, "Head 3")).to_have_attribute("aria-pressed", "true")
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, answer["steps"][1]["cross"][0][2])
+
+
+def test_hover_or_focus_shows_a_words_cross_attention_as_numbers(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=4")
+    answer = translate(page)
+    last = answer["layers"] - 1
+    title = figure.locator("[data-part=readout-title]")
+    expect(title).to_contain_text("“escarpée” (the word just written, 4 of 4)")
+
+    french_word(figure, 2).hover()
+    expect(title).to_contain_text("“rive”")
+    row = mean_row(answer["steps"][1]["cross"][last])
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, row)
+    # The same numbers sit beside the English words in the drawing.
+    labels = figure.locator(".gen-weights text").all_text_contents()[: len(DEFAULT_SOURCE)]
+    for text, want in zip(labels, row, strict=True):
+        assert abs((0.0 if text == "<0.01" else float(text)) - want) <= 0.006
+    assert row.index(max(row)) in (1, 2)  # "rive" reads "river" and "bank"
+
+    page.mouse.move(0, 0)
+    expect(title).to_contain_text("“escarpée”")
+    french_word(figure, 3).focus()
+    expect(title).to_contain_text("“était” (the word under focus, 3 of 4)")
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, mean_row(answer["steps"][2]["cross"][last]))
+    label = french_word(figure, 3).get_attribute("aria-label")
+    assert label.startswith("était, French word 3 of 4.")
+    assert "Into the English: was 1.00" in label
+    page.keyboard.press("Tab")  # on to the next French word
+    expect(title).to_contain_text("“escarpée” (the word under focus, 4 of 4)")
+
+
+def test_an_unknown_word_shows_the_servers_suggestion(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_generator(page)
+    answer = page.request.post("/api/translate", data={"sentence": "the rivr bank was steep"})
+    assert answer.status == 422
+    detail = answer.json()["detail"]
+    assert "did you mean river" in detail
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.fill("the rivr bank was steep")
+    button(figure, "Generate").click()
+    error = figure.get_by_role("alert")
+    expect(error).to_have_text(detail)
+    expect(figure.locator("[data-part=drawing]")).to_have_class(re.compile(r"\bis-stale\b"))
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    assert query_params(page)["gen_sentence"] == "the rivr bank was steep"
+
+    sentence.fill("the farmer sold the horse")
+    sentence.press("Enter")
+    expect(error).to_be_hidden()
+    expected = translate(page, "the farmer sold the horse")
+    expect(figure.locator("[data-part=translation]")).to_have_text(expected["translation"])
+    expect(figure.locator(".gen-token--source .token__text")).to_have_text(expected["source"])
+    expect(figure.locator("[data-part=drawing]")).not_to_have_class(re.compile(r"\bis-stale\b"))
+
+
+def test_the_about_note_gives_the_held_out_figures(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page)
+    about = page.request.get("/api/translate/about").json()
+    note = figure.locator("[data-part=about]")
+    expect(note).to_contain_text(f"exactly {about['exact_match'] * 100:.1f}% of the time")
+    expect(note).to_contain_text(f"decoder layer {about['best_layer'] + 1}")
+    expect(note).to_contain_text(f"right English word {about['alignment'] * 100:.1f}%")
+    expect(note).to_contain_text("trained here")
+    expect(note).to_contain_text("Attention was never a training target")
+    expect(note).to_contain_text(f"{about['parameters']:,} parameters")
+    hint = figure.locator("[data-part=layer-hint]")
+    expect(hint).to_contain_text(f"layer {about['best_layer'] + 1} {about['alignment'] * 100:.1f}%")
+
+
+def test_reduced_motion_writes_words_without_transitions(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page)  # the fixture's page asks for reduced motion
+    button(figure, "Generate").click()
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
+    durations = figure.evaluate(
+        "f => [f.querySelector('.gen-token.is-new'), f.querySelector('.gen-arcs__group.is-current')]"
+        ".map(el => getComputedStyle(el).animationDuration)"
+    )
+    assert all(d in ("0s", "1e-05s") for d in durations), durations
+
+
+def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts):
+    page, _ = phone_page
+    figure = open_generator(page)
+    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    button(figure, "Generate").click()
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    for name in ("Generate", "Pause", "Step"):
+        expect(button(figure, name)).to_be_visible()
+    expect(mode_radio(figure, "self")).to_be_attached()
+    assert page.evaluate(overflow) <= 0
+    assert_cross_arcs(figure, 4)
+    figure.screenshot(path=str(artifacts / "generator-phone.png"))
+
+    # A longer sentence turns the two rows into two columns; still no sideways scroll.
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.fill("a farmer sold the bat near the cave")
+    sentence.press("Enter")
+    expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"grotte$"))
+    expect(figure.locator("svg.gen-svg")).to_have_class(re.compile(r"gen-svg--columns"))
+    assert page.evaluate(overflow) <= 0
+    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-phone-columns.png"))
+    mode_radio(figure, "self").check()
+    french_word(figure, 6).focus()
+    assert_self_arcs(figure, 6)
+    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-phone-columns-self.png"))
+
+
+def test_desktop_screenshots(watched_page, artifacts):
+    page, _ = watched_page
+    figure = open_generator(page)
+    button(figure, "Generate").click()
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    page.wait_for_load_state("networkidle")
+    figure.screenshot(path=str(artifacts / "generator-desktop-cross.png"))
+    mode_radio(figure, "self").check()
+    figure.screenshot(path=str(artifacts / "generator-desktop-self.png"))
+    button(figure, "Head 3").click()
+    french_word(figure, 3).focus()
+    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-desktop-self-head3.png"))
+
+
+def test_the_numbers_table_holds_the_drawn_attention(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=3")
+    answer = translate(page)
+    figure.get_by_text("Show the numbers as a table").click()
+    cross = figure.get_by_role("region", name="Cross-attention (layer 2, average of the 4 heads)")
+    own = figure.get_by_role("region", name="Self-attention (layer 2, average of the 4 heads)")
+    expect(cross.locator("tbody tr")).to_have_count(3)  # a row per French word written so far
+    expect(own.locator("tbody tr")).to_have_count(3)
+    first = own.locator("tbody tr").first.locator("td").all_text_contents()
+    assert [float(v) for v in first] == [1.0, 0.0, 0.0]  # "la" could only read the start token
+    row = mean_row(answer["steps"][1]["cross"][1])
+    shown = [float(v) for v in cross.locator("tbody tr").nth(1).locator("td").all_text_contents()]
+    assert all(abs(a - b) < 0.001 for a, b in zip(shown, row, strict=True))

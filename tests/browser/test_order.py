@@ -1,0 +1,120 @@
+"""Figure 9, order: shuffling without positions permutes the attention and changes nothing else."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import Locator, Page, expect
+
+
+def open_order(page: Page, query: str = "") -> Locator:
+    page.goto(f"/{query}")
+    figure = page.locator("figure#order")
+    figure.scroll_into_view_if_needed()
+    expect(figure.locator("svg.heatmap")).to_have_count(3)
+    expect(difference(figure)).not_to_have_text("…")
+    return figure
+
+
+def difference(figure: Locator) -> Locator:
+    return figure.locator('[data-part="difference"]')
+
+
+def panel(figure: Locator, title: str) -> list[list[float]]:
+    """The weights drawn in one heatmap, row by row."""
+    cells = figure.locator(f'svg.heatmap[data-panel="{title}"] .heatmap__cell')
+    weights = [float(w) for w in cells.evaluate_all("els => els.map(e => e.dataset.weight)")]
+    n = int(len(weights) ** 0.5)
+    return [weights[i * n : (i + 1) * n] for i in range(n)]
+
+
+def query_params(page: Page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def test_default_view_reverses_dog_bites_man_and_finds_no_difference(watched_page):
+    page, _ = watched_page
+    figure = open_order(page)
+    expect(difference(figure)).to_have_text("0.0")
+    expect(figure.get_by_role("status")).to_contain_text("Max difference after un-permuting: 0.0")
+    expect(figure.get_by_role("status")).to_contain_text("“man bites dog”")
+    written, back = panel(figure, "as written"), panel(figure, "shuffled, put back")
+    assert (
+        max(abs(a - b) for r, s in zip(written, back, strict=True) for a, b in zip(r, s, strict=True))
+        <= 1e-12
+    )
+
+
+def test_shuffle_shows_the_same_pattern_permuted(watched_page):
+    page, _ = watched_page
+    figure = open_order(page, "?order_sentence=the+river+bank+was+steep")
+    before = panel(figure, "as written")
+    shuffle = figure.get_by_role("button", name="Shuffle", exact=True)
+    seen = set()
+    for _ in range(3):
+        old = query_params(page).get("order_perm")
+        shuffle.click()
+        if old:
+            expect(page).not_to_have_url(re.compile(rf"order_perm={old}(&|$)"))
+        else:
+            expect(page).to_have_url(re.compile(r"order_perm="))
+        expect(figure).not_to_have_attribute("aria-busy", "true")
+        perm = [int(p) for p in query_params(page)["order_perm"].split(",")]
+        seen.add(tuple(perm))
+        assert sorted(perm) == [0, 1, 2, 3, 4]
+        expect(difference(figure)).to_have_text("0.0")
+        words = "the river bank was steep".split()
+        expect(figure.get_by_role("status")).to_contain_text(f"“{' '.join(words[p] for p in perm)}”")
+        shuffled = panel(figure, "shuffled")
+        # Un-permuting by hand gives the written sentence's weights back, to rounding.
+        where = {original: k for k, original in enumerate(perm)}
+        for i in range(5):
+            for j in range(5):
+                assert abs(shuffled[where[i]][where[j]] - before[i][j]) <= 1e-12
+        assert panel(figure, "as written") == before
+    assert len(seen) >= 2
+
+
+def test_the_positional_switch_makes_dog_bites_man_and_man_bites_dog_differ(watched_page):
+    page, _ = watched_page
+    figure = open_order(page)
+    switch = figure.get_by_role("switch", name="Positional encoding")
+    expect(switch).not_to_be_checked()
+    switch.check()
+    expect(difference(figure)).not_to_have_text("0.0")
+    assert float(difference(figure).text_content() or "0") > 0.1
+    assert query_params(page)["order_positional"] == "1"
+    dog = figure.locator('.order-rows__item[data-token="dog"]')
+    assert float(dog.get_attribute("data-difference") or "0") > 0.1
+    written, back = panel(figure, "as written"), panel(figure, "shuffled, put back")
+    assert max(abs(a - b) for a, b in zip(written[0], back[0], strict=True)) > 0.1  # dog's row
+    expect(figure.get_by_role("status")).to_contain_text("attend differently")
+    switch.press("Space")
+    expect(difference(figure)).to_have_text("0.0")
+
+
+def test_state_comes_back_from_the_url_and_bad_input_shows_the_servers_message(watched_page):
+    page, watch = watched_page
+    figure = open_order(page, "?order_sentence=a+b+c&order_perm=1,2,0&order_positional=1")
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("a b c")
+    expect(figure.get_by_role("switch", name="Positional encoding")).to_be_checked()
+    expect(figure.get_by_role("status")).to_contain_text("“b c a”")
+    watch.expected_console.append("422")
+    box = figure.get_by_role("textbox", name="Sentence")
+    box.fill(" ".join(["word"] * 65))
+    box.press("Enter")
+    expect(figure.get_by_role("alert")).to_contain_text("at most 64")
+
+
+def test_phone_and_dark_screenshots(phone_page, watched_page, artifacts):
+    phone, _ = phone_page
+    figure = open_order(phone)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    figure.screenshot(path=str(artifacts / "order-phone.png"))
+    page, _ = watched_page
+    figure = open_order(page, "?order_positional=1")
+    figure.screenshot(path=str(artifacts / "order-desktop-positional.png"))
+    page.emulate_media(color_scheme="dark")
+    figure = open_order(page)
+    figure.screenshot(path=str(artifacts / "order-dark.png"))

@@ -1,0 +1,100 @@
+"""Each figure alone at /figure/<name>, its embed form (?embed=1), and who may frame which."""
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import get_settings
+from app.main import content_security_policy
+from app.routes.pages import figure_names, section_intro
+
+FIGURES = figure_names(get_settings().templates_dir)
+
+
+def frame_ancestors(response) -> str:
+    csp = response.headers["content-security-policy"]
+    return re.search(r"frame-ancestors ([^;]+)", csp).group(1).strip()
+
+
+def test_every_partial_is_a_figure_name() -> None:
+    assert {"heads-dial", "accounting", "head-lab", "mask-lab", "interview"} <= set(FIGURES)
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_a_figure_page_holds_its_figure_and_its_section_intro(client: TestClient, name: str) -> None:
+    response = client.get(f"/figure/{name}")
+    assert response.status_code == 200
+    html = response.text
+    assert html.count(f'<figure id="{name}"') == 1
+    assert 'id="page-data"' in html
+    assert 'class="masthead' in html and 'href="/#' in html  # a way back to the article
+    assert "data-toc" not in html  # the contents belong to the article
+
+
+def test_the_figure_page_carries_the_section_heading_and_intro(client: TestClient) -> None:
+    html = client.get("/figure/mask-lab").text
+    assert "The mask: −∞, not 0" in html
+    assert "<title>5 The mask: −∞, not 0 · Attention Explorable</title>" in html
+    assert "What it is replaced with decides everything." in html  # the intro paragraph
+    assert "Unmasked heads put as much weight" not in html  # the text after the figure stays in the article
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_the_embed_form_is_the_figure_alone(client: TestClient, name: str) -> None:
+    response = client.get(f"/figure/{name}", params={"embed": "1"})
+    assert response.status_code == 200
+    html = response.text
+    assert html.count(f'<figure id="{name}"') == 1
+    assert "data-embed" in html
+    for chrome in ('class="masthead', "data-toc", "skip-link", "<h2 ", "data-theme-toggle", "data-predict"):
+        assert chrome not in html, chrome
+
+
+def test_only_the_embed_form_may_be_framed_by_other_sites(client: TestClient) -> None:
+    assert frame_ancestors(client.get("/figure/heads-dial")) == "'self'"
+    assert frame_ancestors(client.get("/figure/heads-dial?embed=0")) == "'self'"
+    assert frame_ancestors(client.get("/")) == "'self'"
+    assert frame_ancestors(client.get("/?embed=1")) == "'self'"  # only figure pages have an embed form
+    assert frame_ancestors(client.get("/figure/heads-dial?embed=1")) == "*"
+    assert frame_ancestors(client.get("/figure/heads-dial?sentence=a+dog&embed=true")) == "*"
+    # The rest of the policy is the same strict one.
+    embed = client.get("/figure/heads-dial?embed=1").headers["content-security-policy"]
+    page = client.get("/figure/heads-dial").headers["content-security-policy"]
+    assert embed.replace("frame-ancestors *", "") == page.replace("frame-ancestors 'self'", "")
+    assert "script-src 'self'" in embed and "unsafe-inline" not in embed
+
+
+def test_the_policy_lets_exports_draw_from_data_urls() -> None:
+    """The PNG export draws the serialised SVG from a data: URL into a canvas; no blob: source is needed."""
+    assert "img-src 'self' data:" in content_security_policy()
+
+
+def test_the_state_in_the_query_string_reaches_the_figure_page(client: TestClient) -> None:
+    response = client.get("/figure/heads-dial", params={"sentence": "the dog ran", "heads": "2"})
+    assert response.status_code == 200  # the page is static; the widget reads the same keys as on the article
+
+
+def test_an_unknown_figure_is_a_404_page_listing_the_figures(client: TestClient) -> None:
+    response = client.get("/figure/no-such-figure")
+    assert response.status_code == 404
+    assert "text/html" in response.headers["content-type"]
+    assert "No figure called “no-such-figure”" in response.text
+    for name in FIGURES:
+        assert f'href="/figure/{name}"' in response.text
+
+
+def test_a_hostile_name_is_escaped_in_the_404_page(client: TestClient) -> None:
+    response = client.get("/figure/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+    assert response.status_code == 404
+    assert "<script>alert" not in response.text
+
+
+def test_section_intro_stops_at_the_figure_and_after_an_earlier_figure() -> None:
+    html = (
+        '<section id="s"><h2>Title</h2><p>lead</p><figure id="a"></figure><p>between</p>'
+        '<figure id="b"></figure><p>after</p></section>'
+    )
+    assert section_intro(html, "a") == "<h2>Title</h2><p>lead</p>"
+    assert section_intro(html, "b") == "<p>between</p>"
+    assert section_intro(html, "c") is None
