@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Locator, Page, expect
@@ -118,3 +120,19 @@ def test_phone_and_dark_screenshots(phone_page, watched_page, artifacts):
     page.emulate_media(color_scheme="dark")
     figure = open_order(page)
     figure.screenshot(path=str(artifacts / "order-dark.png"))
+
+
+def test_the_numbers_behind_the_figure_export_and_read_as_tables(watched_page):
+    page, _ = watched_page
+    figure = open_order(page)
+    with page.expect_download() as info:
+        figure.get_by_role("button", name="Export data as JSON").click()
+    data = json.loads(Path(info.value.path()).read_text())
+    assert [m["name"] for m in data["matrices"]][:1] == ["Head 1, as written"]
+    assert len(data["matrices"]) == 6 and data["max_difference"] <= 1e-12
+    figure.get_by_text("Show the numbers as a table").click()
+    tables = figure.locator("table.figure-numbers__table")
+    expect(tables).to_have_count(6)
+    first = data["matrices"][0]
+    cells = tables.first.locator("tbody td").all_text_contents()
+    assert cells == [f"{w:.3f}" for row in first["values"] for w in row]

@@ -205,6 +205,23 @@ export class Order {
 /** Entry point used by main.js. */
 export function start(figure, pageData) {
   const widget = new Order(figure, pageData);
+  // The numbers behind the figure, for the toolbar's JSON/CSV export and the screen-reader table.
+  figure.exportData = () => {
+    const d = widget.data;
+    if (!d) return null;
+    const heads = (weights, rows, order) =>
+      weights.map((w, k) => ({ name: `Head ${k + 1}, ${order}`, rows, columns: rows, values: w }));
+    return {
+      note: "Attention weights: row = query word, column = key word.",
+      positional: d.positional,
+      permutation: d.permutation,
+      max_difference: d.max_difference,
+      matrices: [
+        ...heads(d.weights, d.tokens, "as written"),
+        ...heads(d.permuted_weights, d.permuted_tokens, "shuffled"),
+      ],
+    };
+  };
   widget.start();
   return widget;
 }
