@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 from app.config import get_settings
 from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
+from app.core.layers import feed_forward, layer_norm
 from app.models.lm_grammar import VOCABULARY
 
 FloatArray = NDArray[np.float64]
@@ -43,7 +44,6 @@ LAYER_PARAMETERS = (
     "ff_w2",
     "ff_b2",
 )
-EPS = 1e-5
 
 
 class UnknownWords(ValueError):
@@ -52,13 +52,6 @@ class UnknownWords(ValueError):
     def __init__(self, words: list[str]) -> None:
         self.words = words
         super().__init__(f"not in the models' vocabulary: {', '.join(words)}")
-
-
-def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
-    """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis."""
-    mean = x.mean(axis=-1, keepdims=True)
-    var = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + EPS) * gain + bias
 
 
 @dataclass(frozen=True)
@@ -97,7 +90,7 @@ class TinyLM:
             assert att.output is not None
             x = x + att.output
             h = layer_norm(x, q["ln2_g"], q["ln2_b"])
-            x = x + np.maximum(h @ q["ff_w1"] + q["ff_b1"], 0.0) @ q["ff_w2"] + q["ff_b2"]
+            x = x + feed_forward(h, q)
             maps.append(att.stages.weights)
         logits = layer_norm(x, p["ln_f_g"], p["ln_f_b"]) @ p["tok_emb"].T  # (T, V): the embedding, reused
         return Forward(logits=logits, attention=np.stack(maps))

@@ -45,13 +45,13 @@ from app.core.attention import (
     sinusoidal_positions,
     split_heads,
 )
+from app.core.layers import feed_forward, layer_norm
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
 SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "translator.npz"
 RECORD_FILE = "translator_record.json"
-EPS = 1e-5
 MAX_STEPS = 80  # the longest translation written, whatever the source
 MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
 
@@ -106,18 +106,6 @@ class UnknownWords(ValueError):
             return f"{word} (did you mean {options}?)"
 
         super().__init__("not in the translator's vocabulary: " + ", ".join(described(w) for w in words))
-
-
-def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
-    """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis."""
-    mean = x.mean(axis=-1, keepdims=True)
-    var = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + EPS) * gain + bias
-
-
-def feed_forward(x: FloatArray, p: dict[str, FloatArray]) -> FloatArray:
-    """FFN(x) = max(0, x W_1 + b_1) W_2 + b_2, row by row."""
-    return np.maximum(x @ p["ff_w1"] + p["ff_b1"], 0.0) @ p["ff_w2"] + p["ff_b2"]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import { dashFor, headColour, isDark, markerPath, onSchemeChange } from "../lib/
 import { ErrorBox } from "../lib/error-box.js";
 import { isAbort, JsonFetcher } from "../lib/fetcher.js";
 import { clear, r1, setAttrs, svg, svgText } from "../lib/svg.js";
+import { headSwatch } from "../lib/swatch.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
 
 const NAME = "heads-dial";
@@ -895,25 +896,6 @@ export class HeadsDial {
   }
 }
 
-/** A small inline SVG key for head k: a stroke in its dash pattern with its marker, in its colour. */
-function headSwatch(k) {
-  const colour = headColour(k);
-  const root = svg("svg", {
-    class: "swatch",
-    width: 26,
-    height: 12,
-    viewBox: "0 0 26 12",
-    "aria-hidden": "true",
-    focusable: "false",
-  });
-  svg(
-    "line",
-    { x1: 1, x2: 25, y1: 6, y2: 6, stroke: colour, "stroke-width": 2.5, "stroke-dasharray": dashFor(k, 2.5) },
-    root,
-  );
-  svg("path", { d: markerPath(k, 13, 6, 4), fill: colour }, root);
-  return root;
-}
 
 /** For one relation: a bar for the best score and a small column per head (the best one solid). */
 function scoreBars(relation, h) {
