@@ -8,6 +8,11 @@ from app.core.attention import FloatArray
 
 EPS = 1e-5  # PyTorch's layer_norm default, so the numpy models match their training framework
 
+# The parameters of one pre-norm self-attention block, as the models store them.
+SELF_ATTENTION_BLOCK = (
+    "ln1_g", "ln1_b", "w_q", "w_k", "w_v", "w_o", "ln2_g", "ln2_b", "ff_w1", "ff_b1", "ff_w2", "ff_b2",
+)  # fmt: skip
+
 
 def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
     """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis."""

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from app.config import get_settings
 from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
-from app.core.layers import feed_forward, layer_norm
+from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.lm_grammar import VOCABULARY
 
 FloatArray = NDArray[np.float64]
@@ -30,20 +30,7 @@ SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "tiny_lm.npz"
 CURVES_FILE = "tiny_lm_curves.json"
 MAX_POSITIONS = 16
-LAYER_PARAMETERS = (
-    "ln1_g",
-    "ln1_b",
-    "w_q",
-    "w_k",
-    "w_v",
-    "w_o",
-    "ln2_g",
-    "ln2_b",
-    "ff_w1",
-    "ff_b1",
-    "ff_w2",
-    "ff_b2",
-)
+LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
 
 
 class UnknownWords(ValueError):

@@ -45,7 +45,7 @@ from app.core.attention import (
     sinusoidal_positions,
     split_heads,
 )
-from app.core.layers import feed_forward, layer_norm
+from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
@@ -55,20 +55,7 @@ RECORD_FILE = "translator_record.json"
 MAX_STEPS = 80  # the longest translation written, whatever the source
 MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
 
-ENCODER_PARAMETERS = (
-    "ln1_g",
-    "ln1_b",
-    "w_q",
-    "w_k",
-    "w_v",
-    "w_o",
-    "ln2_g",
-    "ln2_b",
-    "ff_w1",
-    "ff_b1",
-    "ff_w2",
-    "ff_b2",
-)
+ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
 DECODER_PARAMETERS = (
     "ln1_g",
     "ln1_b",
