@@ -53,3 +53,39 @@ def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(
     )
     assert result["state"] == {"heads": 3, "trained": False, "head": None}
     assert result["search"] == "?embed=1&heads=4&head=2"
+
+
+def test_fetcher_load_shows_the_current_view_and_drops_answers_the_reader_moved_past(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    page.goto("/")
+    result = page.evaluate(
+        """async () => {
+          const { JsonFetcher } = await import("/static/js/lib/fetcher.js");
+          const f = new JsonFetcher();
+          const log = [];
+          let current = "/api/attention?sentence=the+dog+ran&heads=2";
+          const view = (url) => ({
+            channel: "v",
+            current: () => current,
+            busy: (b) => log.push(`busy ${b}`),
+            show: (d) => log.push(`show ${d.tokens.join(" ")}`),
+            fail: (m) => log.push(`fail ${m.slice(0, 18)}`),
+          });
+          f.load(current, view(current));
+          const stale = current;
+          current = "/api/attention?sentence=a+cat+sat&heads=2";  // the reader moves on at once
+          f.load(current, view(current));
+          await f.get(current);
+          await new Promise((r) => setTimeout(r, 50));
+          f.load(stale, view(stale));                             // not current: its answer is dropped
+          await new Promise((r) => setTimeout(r, 300));
+          current = "/api/attention?sentence=x&heads=5";
+          f.load(current, view(current));
+          await new Promise((r) => setTimeout(r, 300));
+          return log;
+        }"""
+    )
+    assert result[:2] == ["busy true", "busy true"]
+    assert "show a cat sat" in result and "show the dog ran" not in result
+    assert result[-1].startswith("fail heads must divide")

@@ -5,7 +5,7 @@
 
 import { dashFor, headColour, isDark, markerPath, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
-import { isAbort, JsonFetcher } from "../lib/fetcher.js";
+import { JsonFetcher } from "../lib/fetcher.js";
 import { clear, r1, setAttrs, svg, svgText } from "../lib/svg.js";
 import { headSwatch } from "../lib/swatch.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
@@ -186,28 +186,16 @@ export class HeadsDial {
 
   /** Fetch the answer for the current state (instantly from the cache when the dial has seen it) and draw it. */
   load() {
-    const url = this.url();
-    const cached = this.fetcher.cached(url);
-    if (cached) {
-      this.fetcher.get(url, { channel: NAME }); // supersede anything still in flight
-      this.setBusy(false);
-      this.show(cached);
-      return;
-    }
-    this.setBusy(true);
-    this.fetcher.get(url, { channel: NAME }).then(
-      (data) => {
-        if (url !== this.url()) return;
-        this.setBusy(false);
-        this.show(data);
-      },
-      (error) => {
-        if (isAbort(error) || url !== this.url()) return;
-        this.setBusy(false);
-        this.errors.show(error.message);
+    this.fetcher.load(this.url(), {
+      channel: NAME,
+      current: () => this.url(),
+      busy: (busy) => this.setBusy(busy),
+      show: (data) => this.show(data),
+      fail: (message) => {
+        this.errors.show(message);
         this.el.drawing.classList.add("is-stale");
       },
-    );
+    });
   }
 
   setBusy(busy) {

@@ -6,7 +6,7 @@
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
-import { isAbort, JsonFetcher } from "../lib/fetcher.js";
+import { JsonFetcher } from "../lib/fetcher.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
 
@@ -180,28 +180,16 @@ export class MaskLab {
   // ---- data --------------------------------------------------------------------------------------------
 
   load() {
-    const url = this.url();
-    const cached = this.fetcher.cached(url);
-    if (cached) {
-      this.fetcher.get(url, { channel: NAME });
-      this.setBusy(false);
-      this.show(cached);
-      return;
-    }
-    this.setBusy(true);
-    this.fetcher.get(url, { channel: NAME }).then(
-      (data) => {
-        if (url !== this.url()) return;
-        this.setBusy(false);
-        this.show(data);
-      },
-      (error) => {
-        if (isAbort(error) || url !== this.url()) return;
-        this.setBusy(false);
-        this.errors.show(error.message);
+    this.fetcher.load(this.url(), {
+      channel: NAME,
+      current: () => this.url(),
+      busy: (busy) => this.setBusy(busy),
+      show: (data) => this.show(data),
+      fail: (message) => {
+        this.errors.show(message);
         this.el.drawing.classList.add("is-stale");
       },
-    );
+    });
   }
 
   setBusy(busy) {

@@ -68,6 +68,34 @@ export class JsonFetcher {
     return promise;
   }
 
+  /**
+   * Load `url` for a view that may move on while it waits: a remembered answer is shown at once; otherwise
+   * `busy(true)` until the answer or error arrives. Either is dropped if `current()` no longer returns `url`
+   * (the reader changed the view meanwhile), and aborted requests stay silent.
+   */
+  load(url, { channel, current, busy, show, fail }) {
+    const cached = this.cached(url);
+    if (cached) {
+      this.get(url, { channel }); // supersede anything still in flight on the channel
+      busy(false);
+      show(cached);
+      return;
+    }
+    busy(true);
+    this.get(url, { channel }).then(
+      (data) => {
+        if (url !== current()) return;
+        busy(false);
+        show(data);
+      },
+      (error) => {
+        if (isAbort(error) || url !== current()) return;
+        busy(false);
+        fail(error.message);
+      },
+    );
+  }
+
   async #load(url, signal) {
     let response;
     try {
