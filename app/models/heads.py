@@ -41,6 +41,16 @@ class Layer:
     w_o: NDArray[np.float64]
 
 
+def sentence_words(sentence: str, max_tokens: int = 64) -> list[str]:
+    """The sentence's words as figure 1 counts them, or BadInput when there are none or too many."""
+    words = tokenize(sentence)
+    if not words:
+        raise BadInput("sentence has no words: type at least one word")
+    if len(words) > max_tokens:
+        raise BadInput(f"sentence has {len(words)} tokens; at most {max_tokens} are allowed")
+    return words
+
+
 def relation_scores(weights: NDArray[np.float64], pairs: list[tuple[int, int]]) -> NDArray[np.float64]:
     """Per head, the mean weight that query i puts on key j over the relation's (i, j) pairs."""
     rows = np.array([i for i, _ in pairs], dtype=int)
@@ -85,11 +95,7 @@ class RelationHeads:
         if heads not in VALID_HEADS:
             valid = ", ".join(map(str, VALID_HEADS))
             raise BadInput(f"heads must divide d_model = {D_MODEL}: one of {valid} (got {heads})")
-        words = tokenize(sentence)
-        if not words:
-            raise BadInput("sentence has no words: type at least one word")
-        if len(words) > max_tokens:
-            raise BadInput(f"sentence has {len(words)} tokens; at most {max_tokens} are allowed")
+        words = sentence_words(sentence, max_tokens)
         analysis, x = self.inputs(words)
         weights = self.weights(x, heads, mask, trained)
         relations = []
