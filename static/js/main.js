@@ -12,6 +12,7 @@ const WIDGETS = {
   "generator": () => import("./figures/generator.js"),
   "blueprint": () => import("./figures/blueprint.js"),
   "order": () => import("./figures/order.js"),
+  "real-heads": () => import("./figures/real-heads.js"),
 };
 
 function readPageData() {

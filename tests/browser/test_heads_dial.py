@@ -328,3 +328,24 @@ def test_desktop_screenshots(watched_page, artifacts):
     page.keyboard.press("Home")
     expect(chips(figure)).to_have_count(1)
     figure.screenshot(path=str(artifacts / "heads-dial-desktop-1-head.png"))
+
+
+def test_one_heads_borrowed_position_score_is_explained(watched_page):
+    """At one head, position scores about 0.49 only because two of its pairs are also meaning and grammar
+    pairs; the figure names them and scores the head on position's own pairs. Three heads borrow nothing."""
+    page, _ = watched_page
+    figure = open_dial(page, "?heads=1")
+    position = figure.locator(".relation[data-relation=position]")
+    note = position.locator(".relation__shared")
+    expect(note).to_contain_text("bank → river (also meaning)")
+    expect(note).to_contain_text("was → bank (also grammar)")
+    own = float(re.search(r"alone, Head 1 scores (\d\.\d\d)", note.text_content()).group(1))
+    shown = float(position.locator(".relation__score").text_content())
+    assert own <= 0.2 < 0.4 < shown
+    figure.get_by_role("slider", name="Heads").focus()
+    page.keyboard.press("End")  # 24 heads
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # 3 heads
+    expect(chips(figure)).to_have_count(3)
+    expect(figure.locator(".relation__shared")).to_have_count(0)

@@ -3,7 +3,8 @@
 // Data flows one way: state (from the URL) -> one fetch of /api/attention -> one full redraw. A head chip, a
 // hover or a focus only rewrites attributes (opacity, aria-pressed); the maths all happens on the server.
 
-import { dashFor, headColour, isDark, markerPath, onSchemeChange } from "../lib/colours.js";
+import { drawArcs as drawArcDiagram, emphasiseArcs, MIN_WEIGHT } from "../lib/arcs.js";
+import { headColour, isDark, markerPath, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { JsonFetcher } from "../lib/fetcher.js";
 import { clear, r1, setAttrs, svg, svgText } from "../lib/svg.js";
@@ -12,11 +13,8 @@ import { format, parse, readState, writeState } from "../lib/url-state.js";
 
 const NAME = "heads-dial";
 const DEFAULT_HEADS = 3;
-const MIN_WEIGHT = 0.05; // arcs and cells below this weight are not drawn
-const ARC_BUDGET = 800; // past this many arcs the threshold rises in steps of 0.05: faint arcs are noise anyway
 const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a heatmap per head
 const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
-const FADED = 0.1; // opacity factor of the other heads when one head is isolated
 const DEBOUNCE_MS = 250;
 
 const RELATIONS = {
@@ -25,12 +23,11 @@ const RELATIONS = {
   position: { label: "Position", what: "each word and the word just before it" },
 };
 
+// A relation's score is called borrowed when its own pairs alone score this much less.
+const BORROWED = 0.15;
+
 const pct = (w) => `${Math.round(w * 100)}%`;
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** Opacity and stroke width of an arc of weight w (w >= MIN_WEIGHT). */
-const arcOpacity = (w) => Math.min(1, 0.22 + 0.78 * w);
-const arcWidth = (w, scale = 1) => 0.8 + 5.2 * w * scale;
 
 /** Width of `text` in px in the figure's font, measured on an offscreen canvas. */
 const measure = (() => {
@@ -278,147 +275,25 @@ export class HeadsDial {
     }
   }
 
-  /** The arc diagram: tokens in a row, arcs above looking back, below looking ahead, loops for self. */
+  /** The arc diagram (lib/arcs.js): tokens in a row, arcs above looking back, below looking ahead, loops. */
   drawArcs(data, width) {
     const { tokens, known, weights } = data;
-    const n = tokens.length;
-    const h = weights.length;
-    const slot = width / n;
-    const font = this.tokenFont();
-    const fontSize = Math.max(11, Math.min(16, slot / 5.2));
-    const maxH = Math.max(90, Math.min(150, width * 0.2));
-    const loopH = Math.min(30, maxH * 0.4);
-    const yMid = maxH + 26;
-    const gap = 15;
-    const height = yMid + gap + maxH + 12;
-    const x = (i) => slot * (i + 0.5);
-    const anchor = slot * 0.14; // departures and arrivals sit on opposite sides of a word
-    const spread = Math.min(slot * 0.24, 7 * h); // heads side by side within that
-    const dx = (k) => (h === 1 ? 0 : (k / (h - 1) - 0.5) * spread);
-    // Thinner strokes when many heads share the drawing or the words sit close together.
-    const strokeScale = Math.min(1, Math.sqrt(3 / h)) * Math.min(1, Math.max(0.5, slot / 120));
-    const crowd = Math.min(1, Math.sqrt(4 / h)); // and fainter: an isolated head is drawn at full strength
-    // Raise the drawing threshold until the arcs fit the budget (every weight stays in the token labels).
-    let minWeight = MIN_WEIGHT;
-    const count = (t) => weights.flat(2).filter((w) => w >= t).length;
-    while (minWeight < 0.3 && count(minWeight) > ARC_BUDGET) minWeight = Math.round((minWeight + 0.05) * 100) / 100;
-    this.arcThreshold = minWeight;
-    const rise = (dist) => (n <= 2 ? 0.55 : 0.25 + (0.75 * (dist - 1)) / (n - 2)) * maxH;
-
-    const root = svg("svg", {
-      class: "arcs",
+    const drawing = drawArcDiagram({
+      tokens,
+      weights,
       width,
-      height,
-      viewBox: `0 0 ${r1(width)} ${r1(height)}`,
-      role: "group",
-      "aria-label": `${plural(n, "word")}, ${plural(h, "head")}. Focus a word to see only its arcs.`,
+      font: this.tokenFont(),
+      label: `${plural(tokens.length, "word")}, ${plural(weights.length, "head")}. Focus a word to see only its arcs.`,
+      tokenInfo: (i) => ({
+        className: known[i] ? "token" : "token token--unknown",
+        attrs: { "data-known": String(known[i]), "aria-label": this.tokenLabel(i) },
+        title: known[i] ? null : "not in the lexicon",
+      }),
     });
-    svgText("text", "↶ looking back", { class: "arcs__axis", x: 2, y: 12, "aria-hidden": "true" }, root);
-    svgText(
-      "text",
-      "looking ahead ↷",
-      { class: "arcs__axis", x: 2, y: height - 4, "aria-hidden": "true" },
-      root,
-    );
-
-    const dashes = new Map(); // one dash string per (head, stroke width): thousands of arcs share a few
-    const dash = (k, strokeWidth) => {
-      const key = `${k}:${r1(strokeWidth)}`;
-      if (!dashes.has(key)) dashes.set(key, dashFor(k, strokeWidth));
-      return dashes.get(key);
-    };
-    const arcsLayer = svg("g", { class: "arcs__layer", fill: "none", "aria-hidden": "true" }, root);
-    for (let k = 0; k < h; k++) {
-      const colour = headColour(k);
-      const group = svg("g", { class: "arcs__head", "data-head": k, stroke: colour }, arcsLayer);
-      const lift = h === 1 ? 0 : (k / (h - 1) - 0.5) * Math.min(10, 2 * h);
-      for (let i = 0; i < n; i++) {
-        for (let j = 0; j < n; j++) {
-          const w = weights[k][i][j];
-          if (w < minWeight) continue;
-          let d;
-          if (i === j) {
-            const cx = x(i) + dx(k);
-            const top = yMid - gap + 2 - (loopH + lift * 0.5) / 0.75;
-            const half = Math.min(12, slot * 0.12);
-            const y0 = r1(yMid - gap);
-            d = `M${r1(cx - 3)} ${y0}C${r1(cx - half)} ${r1(top)} ${r1(cx + half)} ${r1(top)} ${r1(cx + 3)} ${y0}`;
-          } else {
-            const back = j < i; // a key to the left: drawn above
-            const x1 = x(i) + (back ? -anchor : anchor) + dx(k);
-            const x2 = x(j) + (back ? anchor : -anchor) + dx(k);
-            const y0 = back ? yMid - gap : yMid + gap;
-            const c = ((rise(Math.abs(i - j)) + lift) / 0.75) * (back ? -1 : 1);
-            d = `M${r1(x1)} ${r1(y0)}C${r1(x1)} ${r1(y0 + c)} ${r1(x2)} ${r1(y0 + c)} ${r1(x2)} ${r1(y0)}`;
-          }
-          const strokeWidth = arcWidth(w, strokeScale);
-          const base = arcOpacity(w);
-          const path = svg(
-            "path",
-            {
-              class: "arc",
-              d,
-              "stroke-width": r1(strokeWidth),
-              "stroke-dasharray": dash(k, strokeWidth),
-              opacity: (base * crowd).toFixed(3),
-              "data-head": k,
-              "data-query": i,
-              "data-key": j,
-              "data-weight": w.toFixed(3),
-            },
-            group,
-          );
-          this.arcs.push({ path, k, i, base, crowd });
-        }
-      }
-    }
-
-    const tokenLayer = svg("g", { class: "arcs__tokens" }, root);
-    for (let i = 0; i < n; i++) {
-      const label = fitLabel(tokens[i], slot - 6, `${fontSize}px ${font}`);
-      const textWidth = measure(label, `${fontSize}px ${font}`);
-      const g = svg(
-        "g",
-        {
-          class: known[i] ? "token" : "token token--unknown",
-          tabindex: 0,
-          role: "img",
-          "data-index": i,
-          "data-known": String(known[i]),
-          "aria-label": this.tokenLabel(i),
-        },
-        tokenLayer,
-      );
-      if (!known[i]) svgText("title", "not in the lexicon", {}, g);
-      else if (label !== tokens[i]) svgText("title", tokens[i], {}, g);
-      svg(
-        "rect",
-        {
-          class: "token__box",
-          x: r1(x(i) - textWidth / 2 - 5),
-          y: r1(yMid - fontSize * 0.75 - 2),
-          width: r1(textWidth + 10),
-          height: r1(fontSize * 1.5 + 4),
-          rx: 4,
-        },
-        g,
-      );
-      svgText(
-        "text",
-        label,
-        {
-          class: "token__text",
-          x: r1(x(i)),
-          y: r1(yMid),
-          "dominant-baseline": "central",
-          "text-anchor": "middle",
-          "font-size": r1(fontSize),
-        },
-        g,
-      );
-      this.bindToken(g, i);
-    }
-    this.el.drawing.appendChild(root);
+    this.arcs = drawing.arcs;
+    this.arcThreshold = drawing.threshold;
+    drawing.tokens.forEach((g, i) => this.bindToken(g, i));
+    this.el.drawing.appendChild(drawing.root);
   }
 
   /** One grid per head: a row per query, a column per key, cell darkness = weight. */
@@ -605,6 +480,8 @@ export class HeadsDial {
           shown.join(", ") + (pairs.length > shown.length ? `, and ${pairs.length - shown.length} more` : "");
         targets.title = pairs.join(", ");
         li.appendChild(targets);
+        const shared = sharedNote(relation, data, tokens);
+        if (shared) li.appendChild(shared);
       }
       list.appendChild(li);
     }
@@ -823,14 +700,7 @@ export class HeadsDial {
   applyEmphasis() {
     const iso = this.state.head === null ? null : this.state.head - 1;
     const focus = this.focus;
-    for (const arc of this.arcs) {
-      let o = arc.base;
-      if (iso === null)
-        o *= arc.crowd; // an isolated head is drawn at full strength
-      else if (arc.k !== iso) o *= FADED * arc.crowd;
-      if (focus !== null && arc.i !== focus) o = 0;
-      arc.path.setAttribute("opacity", o.toFixed(3));
-    }
+    emphasiseArcs(this.arcs, iso, focus);
     for (const hm of this.heatmaps) {
       hm.root.setAttribute("opacity", iso !== null && hm.k !== iso ? "0.25" : "1");
       if (focus === null) {
@@ -884,6 +754,35 @@ export class HeadsDial {
   }
 }
 
+
+/** When some of a relation's pairs are also another relation's, a score can be borrowed: a head serving the
+ * other relation earns it too. This note names the shared pairs and scores the best head on the relation's
+ * own pairs alone (in "the river bank was steep", bank → river is meaning and position, was → bank grammar
+ * and position). Null unless the own pairs alone score at least BORROWED less than all of them. */
+function sharedNote(relation, data, tokens) {
+  const key = ([i, j]) => `${i},${j}`;
+  const others = new Map();
+  for (const other of data.relations) {
+    if (other.name === relation.name) continue;
+    for (const pair of other.targets) {
+      const k = key(pair);
+      if (!others.has(k)) others.set(k, RELATIONS[other.name]?.label.toLowerCase() ?? other.name);
+    }
+  }
+  const shared = relation.targets.filter((pair) => others.has(key(pair)));
+  const own = relation.targets.filter((pair) => !others.has(key(pair)));
+  if (!shared.length || !own.length) return null;
+  const weights = data.weights[relation.best_head];
+  const ownScore = own.reduce((s, [i, j]) => s + weights[i][j], 0) / own.length;
+  if (relation.score - ownScore < BORROWED) return null;
+  const p = document.createElement("p");
+  p.className = "relation__shared";
+  const named = shared.map(([i, j]) => `${tokens[i]} → ${tokens[j]} (also ${others.get(key([i, j]))})`);
+  p.textContent =
+    `Borrowed: ${named.join(", ")} count here too. On its ${plural(own.length, "own pair")} alone, ` +
+    `Head ${relation.best_head + 1} scores ${ownScore.toFixed(2)}.`;
+  return p;
+}
 
 /** For one relation: a bar for the best score and a small column per head (the best one solid). */
 function scoreBars(relation, h) {
