@@ -19,6 +19,7 @@ from starlette.requests import ClientDisconnect
 from app.config import Settings, get_settings
 from app.core.diagnostics import MatrixError, diagnose
 from app.core.matrix_files import FileError, UnsupportedFileType, read_matrix
+from app.errors import refusal
 from app.schemas import DiagnoseHead, DiagnoseResponse
 
 router = APIRouter(prefix="/api", tags=["diagnose"])
@@ -178,9 +179,9 @@ def diagnose_file(filename: str | None, data: bytes) -> DiagnoseResponse:
     response_model=DiagnoseResponse,
     openapi_extra=UPLOAD_BODY,
     responses={
-        413: {"description": "the file is larger than the upload limit (2 MB)"},
-        415: {"description": "not .npy, .json or .csv, or the content does not match the extension"},
-        422: {"description": "no file field, or a file that is not a valid attention array"},
+        413: refusal("the file is larger than the upload limit (2 MB)"),
+        415: refusal("not .npy, .json or .csv, or the content does not match the extension"),
+        422: refusal("no file field, or a file that is not a valid attention array"),
     },
 )
 async def diagnose_upload(

@@ -13,6 +13,7 @@ from starlette.types import Message
 
 from app.core.attention import FloatArray
 from app.core.custom_heads import HeadMatrices, custom_attention
+from app.errors import BODY_TOO_LARGE, refusal
 from app.schemas import CustomAttentionParameters, CustomAttentionRequest, CustomAttentionResponse
 
 MAX_BODY_BYTES = 256 * 1024
@@ -69,7 +70,10 @@ def _rows_or_null(a: FloatArray) -> list[list[float | None]]:
 @router.post(
     "/custom",
     response_model=CustomAttentionResponse,
-    responses={413: {"description": "the body is larger than 256 KB"}},
+    responses={
+        413: BODY_TOO_LARGE,
+        422: refusal("a field that is missing, ragged, non-finite or of the wrong shape"),
+    },
 )
 def custom(body: CustomAttentionRequest) -> CustomAttentionResponse:
     """Scores, weights and context of every head, the concatenation, the output and the parameter count."""

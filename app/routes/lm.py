@@ -6,6 +6,7 @@ import numpy as np
 from fastapi import APIRouter, Depends, HTTPException, Query
 
 from app.core.diagnostics import future_leak
+from app.errors import BODY_TOO_LARGE, refusal
 from app.models.lm_grammar import grammatical
 from app.models.relations import tokenize
 from app.models.tiny_lm import MAX_POSITIONS, TinyLMs, UnknownWords, get_tiny_lms
@@ -39,7 +40,11 @@ def language_models(models: Models) -> LanguageModelsResponse:
     return LanguageModelsResponse(**{**record, "vocabulary": vocabulary})
 
 
-@router.post("/generate", response_model=GenerateResponse)
+@router.post(
+    "/generate",
+    response_model=GenerateResponse,
+    responses={413: BODY_TOO_LARGE, 422: refusal("a bad field, no words, too many, or unknown words")},
+)
 def generate(request: GenerateRequest, models: Models) -> GenerateResponse:
     """Continue the prompt with one model, greedily or by sampling, and check each sentence's grammar."""
     model = models.models[request.model]
@@ -59,7 +64,11 @@ def generate(request: GenerateRequest, models: Models) -> GenerateResponse:
     )
 
 
-@router.get("/attention", response_model=LanguageModelAttentionResponse)
+@router.get(
+    "/attention",
+    response_model=LanguageModelAttentionResponse,
+    responses={422: refusal("a bad model name, no words, too many, or unknown words")},
+)
 def attention(
     models: Models,
     model: MaskName = "neg_inf",

@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Query
 
 from app.config import Settings, get_settings
+from app.errors import refusal
 from app.models.heads import BadInput, RelationHeads, get_relation_heads
 from app.models.order import EXACT, HEADS, order_check
 from app.schemas import OrderResponse
@@ -24,7 +25,11 @@ def parse_permutation(text: str | None) -> list[int] | None:
         ) from error
 
 
-@router.get("/order", response_model=OrderResponse)
+@router.get(
+    "/order",
+    response_model=OrderResponse,
+    responses={422: refusal("no words or too many, or a list that is not a permutation of the words")},
+)
 def order(
     model: Annotated[RelationHeads, Depends(get_relation_heads)],
     settings: Annotated[Settings, Depends(get_settings)],

@@ -14,6 +14,7 @@ from markupsafe import Markup
 from app.config import Settings, get_settings
 from app.core.accounting import head_accounting
 from app.core.mathml import formula
+from app.errors import json_refusal
 from app.models.heads import VALID_HEADS
 
 router = APIRouter(tags=["pages"])
@@ -100,7 +101,14 @@ def section_intro(article_html: str, name: str) -> Markup | None:
     return Markup(lead.rsplit("</figure>", 1)[-1])
 
 
-@router.get("/figure/{name}", response_class=HTMLResponse)
+@router.get(
+    "/figure/{name}",
+    response_class=HTMLResponse,
+    responses={
+        404: {"description": "no such figure: a page listing those that exist", "content": {"text/html": {}}},
+        422: json_refusal("`embed` is not a boolean"),
+    },
+)
 def figure_page(
     request: Request,
     name: str,

@@ -1,0 +1,235 @@
+"""Bad and hostile bodies: size limits enforced before a body is read whole, and every undecodable or
+malformed JSON body refused with a 4xx and a JSON ``detail``, never a 5xx."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.limits import JSON_BODY_BYTES, BodyLimit, Limit
+from app.main import create_app
+
+JSON_TOO_LARGE = {"detail": "the request body is larger than 262144 bytes (256 KB)"}
+UPLOAD_TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
+VALID = {
+    "/api/translate": {"sentence": "the cat sleeps"},
+    "/api/lm/generate": {"model": "neg_inf", "prompt": "the"},
+    "/api/attention/custom": {
+        "embeddings": [[1.0, 0.0]],
+        "heads": [{"w_q": [[1.0]] * 2, "w_k": [[1.0]] * 2, "w_v": [[1.0]] * 2}],
+    },
+}
+JSON_ENDPOINTS = list(VALID)
+JSON = {"content-type": "application/json"}
+
+
+def padded(path: str, size: int) -> bytes:
+    """The endpoint's valid body, padded with spaces (still valid JSON) to exactly ``size`` bytes."""
+    body = json.dumps(VALID[path]).encode()
+    return body + b" " * (size - len(body))
+
+
+def call(app, scope: dict, receive) -> list[dict]:
+    """Run one request straight through the ASGI app; the messages it sent."""
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    # A thread of its own: the browser tests may leave an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
+    return sent
+
+
+def http_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+def answer(sent: list[dict]) -> tuple[int, dict[bytes, bytes], dict]:
+    start = sent[0]
+    body = b"".join(m.get("body", b"") for m in sent[1:])
+    return start["status"], dict(start["headers"]), json.loads(body)
+
+
+# ---- size -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+def test_a_json_body_of_exactly_256_kb_is_read(client: TestClient, path: str) -> None:
+    response = client.post(path, content=padded(path, JSON_BODY_BYTES), headers=JSON)
+    assert response.status_code == 200, response.text
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+def test_a_json_body_one_byte_over_gets_a_413(client: TestClient, path: str) -> None:
+    response = client.post(path, content=padded(path, JSON_BODY_BYTES + 1), headers=JSON)
+    assert (response.status_code, response.json()) == (413, JSON_TOO_LARGE)
+    assert response.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+def test_a_chunked_json_body_is_counted_as_it_arrives(client: TestClient, path: str) -> None:
+    def chunks() -> Iterator[bytes]:  # a generator body goes out chunked, with no Content-Length
+        yield json.dumps(VALID[path])[:-1].encode() + b","
+        for _ in range(30):
+            yield b" " * 10_000
+        yield b'"padding": 1}'
+
+    response = client.post(path, content=chunks(), headers=JSON)
+    assert "content-length" not in response.request.headers
+    assert (response.status_code, response.json()) == (413, JSON_TOO_LARGE)
+
+
+def test_a_body_is_capped_on_every_path_not_only_the_json_endpoints(client: TestClient) -> None:
+    for path in ("/api/attention", "/healthz", "/nowhere"):
+        response = client.post(path, content=b"x" * (JSON_BODY_BYTES + 1))
+        assert (response.status_code, response.json()) == (413, JSON_TOO_LARGE), path
+
+
+def test_a_declared_length_over_the_limit_is_refused_without_reading_a_byte() -> None:
+    async def receive() -> dict:
+        raise AssertionError("the body was read")
+
+    for path, declared, expected in (
+        ("/api/translate", JSON_BODY_BYTES + 1, JSON_TOO_LARGE),
+        ("/api/diagnose", 50 * 2**20, UPLOAD_TOO_LARGE),
+    ):
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(declared).encode())]
+        status, sent_headers, body = answer(call(create_app(), http_scope(path, headers), receive))
+        assert (status, body) == (413, expected)
+        assert sent_headers[b"connection"] == b"close"
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+def test_an_endless_body_that_claims_to_be_small_is_read_only_up_to_the_limit(path: str) -> None:
+    pulled = 0
+
+    async def receive() -> dict:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": b"[" if pulled == 1 else b" " * 65536, "more_body": True}
+
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"300")]
+    status, _, body = answer(call(create_app(), http_scope(path, headers), receive))
+    assert (status, body) == (413, JSON_TOO_LARGE)
+    assert pulled <= JSON_BODY_BYTES // 65536 + 2
+
+
+def test_the_middleware_replaces_the_answer_to_a_body_cut_short() -> None:
+    """Whatever the endpoint makes of the disconnect it is shown, even an exception, the client gets a 413."""
+    seen: list[str] = []
+
+    async def endpoint(scope, receive, send) -> None:
+        while True:
+            message = await receive()
+            seen.append(message["type"])
+            if message["type"] == "http.disconnect":
+                raise RuntimeError("the client went away")
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"x" * 40, "more_body": True}
+
+    app = BodyLimit(endpoint, default=Limit(100, "too big"))
+    status, _, body = answer(call(app, http_scope("/", []), receive))
+    assert (status, body) == (413, {"detail": "too big"})
+    assert seen == ["http.request", "http.request", "http.disconnect"]
+
+
+def test_an_endpoint_that_never_reads_the_body_answers_as_usual() -> None:
+    async def endpoint(scope, receive, send) -> None:
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"x" * 1000, "more_body": True}
+
+    sent = call(BodyLimit(endpoint, default=Limit(100, "too big")), http_scope("/", []), receive)
+    assert sent[0]["status"] == 204
+
+
+# ---- hostile JSON -----------------------------------------------------------------------------------------
+
+UNREADABLE = [
+    ("nested 100,000 deep", b"[" * 100_000, "the JSON body is nested too deeply to read"),
+    (
+        "nested inside a field",
+        b'{"sentence": ' + b"[" * 100_000,
+        "the JSON body is nested too deeply to read",
+    ),
+    (
+        "a 100,000-digit integer",
+        b'{"sentence": ' + b"9" * 100_000 + b"}",
+        "the JSON body holds a number too long to read (more than 4300 digits)",
+    ),
+    ("invalid UTF-8", b'{"sentence": "\xff\xfe"}', "the body is not valid UTF-8: send JSON as UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+@pytest.mark.parametrize(("case", "body", "detail"), UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_a_body_that_cannot_be_decoded_gets_a_422_saying_why(
+    client: TestClient, path: str, case: str, body: bytes, detail: str
+) -> None:
+    response = client.post(path, content=body, headers=JSON)
+    assert (response.status_code, response.json()) == (422, {"detail": detail})
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999999", "-1e999999"])
+def test_non_finite_and_overflowing_numbers_get_a_422_that_still_serialises(
+    client: TestClient, path: str, literal: str
+) -> None:
+    fields = {**VALID[path]}
+    field = next(iter(fields))
+    body = json.dumps(fields).replace(json.dumps(fields[field]), literal, 1)
+    response = client.post(path, content=body, headers=JSON)
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"]
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+@pytest.mark.parametrize(
+    ("content", "content_type"),
+    [
+        (b"sentence=the+cat", "application/x-www-form-urlencoded"),
+        (b'{"sentence": "the cat"}', "text/plain"),
+        (b"\x93NUMPY\x01\x00", "application/octet-stream"),
+        (b"", "application/json"),
+        (b"{", "application/json"),
+        (b"null", "application/json"),
+        (b"[]", "application/json"),
+    ],
+)
+def test_a_body_of_the_wrong_type_or_shape_gets_a_4xx_with_a_detail(
+    client: TestClient, path: str, content: bytes, content_type: str
+) -> None:
+    response = client.post(path, content=content, headers={"content-type": content_type})
+    assert 400 <= response.status_code < 500, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["detail"]
+
+
+def test_a_huge_exponent_in_the_head_lab_is_named_as_not_finite(client: TestClient) -> None:
+    body = json.dumps(VALID["/api/attention/custom"]).replace("1.0", "1e999999", 1)
+    response = client.post("/api/attention/custom", content=body, headers=JSON)
+    assert response.status_code == 422
+    assert "embeddings" in json.dumps(response.json())
