@@ -13,10 +13,24 @@ from app.core.matrix_files import read_matrix
 EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer of at least 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attention-explorable", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        default=1,
+        help="worker processes, each a whole server with its own models and cache (default 1)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help="without one, serve the page")
     check = commands.add_parser(
         "check-causal",
@@ -65,7 +79,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_causal(args.file)
     import uvicorn
 
-    uvicorn.run("app.main:create_app", factory=True, host=args.host, port=args.port, server_header=False)
+    # An import string and a factory, so that each worker process builds its own application.
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        server_header=False,  # no "server: uvicorn" banner
+    )
     return 0
 
 

@@ -1,15 +1,29 @@
 """Assembles the web application: security headers, static files, templates and routers."""
 
+from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
-from app.errors import validation_error
-from app.routes import attention, diagnose, head_lab, health, lm, order, pages, translate
+from app.errors import http_error, validation_error
+from app.limits import JSON_LIMIT, BodyLimit, Limit
+from app.routes import (
+    api_docs,
+    attention,
+    diagnose,
+    head_lab,
+    health,
+    lm,
+    order,
+    pages,
+    real_attention,
+    translate,
+)
+from app.static_files import RevalidatedStaticFiles
 
 # The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
 # (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
@@ -82,17 +96,38 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class Explorable(FastAPI):
+    """FastAPI with the security headers outside every other layer, so that even the plain-text 500 of
+    Starlette's ServerErrorMiddleware (the outermost layer of a stock app) carries them."""
+
+    def __init__(self, *, embed_frame_ancestors: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.embed_frame_ancestors = embed_frame_ancestors
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return SecurityHeaders(super().build_middleware_stack(), self.embed_frame_ancestors)
+
+
 def create_app() -> FastAPI:
     """Build the application; uvicorn calls this as a factory."""
     settings = get_settings()
-    app = FastAPI(
+    app = Explorable(
         title="Attention Explorable",
         summary="Transformer attention computed live from real matrices.",
         version="0.1.0",
+        embed_frame_ancestors=settings.embed_frame_ancestors,
+        docs_url=None,  # FastAPI's Swagger UI and ReDoc load from a CDN; /docs is served by api_docs instead
+        redoc_url=None,
     )
-    app.add_middleware(SecurityHeaders, embed_frame_ancestors=settings.embed_frame_ancestors)
+    # Every body is capped before an endpoint reads it: 256 KB of JSON, or the upload limit plus its envelope.
+    upload = Limit(
+        settings.max_upload_bytes + diagnose.ENVELOPE_BYTES,
+        diagnose.too_large(settings.max_upload_bytes).detail,
+    )
+    app.add_middleware(BodyLimit, default=JSON_LIMIT, paths={"/api/diagnose": upload})
     app.add_exception_handler(RequestValidationError, validation_error)
-    app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.mount("/static", RevalidatedStaticFiles(directory=settings.static_dir), name="static")
     app.include_router(health.router)
     app.include_router(attention.router)
     app.include_router(head_lab.router)
@@ -100,5 +135,7 @@ def create_app() -> FastAPI:
     app.include_router(lm.router)
     app.include_router(translate.router)
     app.include_router(order.router)
+    app.include_router(real_attention.router)
     app.include_router(pages.router)
+    app.include_router(api_docs.router)
     return app

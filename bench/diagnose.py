@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import io
 import json
+import os
 import statistics
 import sys
 import time
@@ -162,6 +163,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
 
+    # The limit is read when the app is built (the body-size middleware) and by the endpoint (a dependency).
+    os.environ["ATTENTION_MAX_UPLOAD_BYTES"] = str(LIMIT)
+    get_settings.cache_clear()
     app = create_app()
     app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=LIMIT)
     rows = []

@@ -3,7 +3,9 @@
     python bench/translate.py [--requests 40]
 
 Each figure is the median wall time of sequential loopback requests (one client, so nothing queues). Every
-request sends a different held-out sentence of the given length, so nothing is cached. The last table is the
+request sends a different held-out sentence of the given length (as many as there are, up to --requests), so
+every answer is computed: none comes from the server's response cache. The last line of the first table
+repeats one sentence: every answer but the first is a cache hit. The last table is the
 numpy decoding alone, in process (encoder once, then greedy steps with the cache), without HTTP or JSON.
 """
 
@@ -23,16 +25,34 @@ from app.models.translator import get_translator  # noqa: E402
 from bench.common import running_server  # noqa: E402
 
 LENGTHS = (3, 7, 14)
-LONGEST = " ".join(("the dog of the farmer was happy and " * 10).split()[:64])  # 64 words, past training
+LONGEST = 64  # words: past any training sentence
+
+
+def held_out() -> list[str]:
+    record = get_translator().record
+    return [p.source for p in heldout_pairs(record["heldout_pairs"], record["training_pairs"])]
 
 
 def sentences(length: int, count: int) -> list[str]:
-    """``count`` held-out sentences of exactly ``length`` English words."""
-    record = get_translator().record
-    held_out = heldout_pairs(record["heldout_pairs"], record["training_pairs"])
-    found = [p.source for p in held_out if len(p.english) == length]
+    """Up to ``count`` distinct held-out sentences of exactly ``length`` English words."""
+    found = [s for s in held_out() if len(s.split()) == length]
     assert found, f"no held-out sentence of {length} words"
-    return [found[k % len(found)] for k in range(count)]
+    return found[:count]
+
+
+def long_sentences(count: int, length: int = LONGEST) -> list[str]:
+    """``count`` distinct sentences of ``length`` words: held-out sentences joined by "and", cut at length."""
+    pool = held_out()
+    result = []
+    for k in range(count):
+        words: list[str] = []
+        for sentence in pool[k * 10 :]:
+            words += [*sentence.split(), "and"]
+            if len(words) >= length:
+                break
+        result.append(" ".join(words[:length]))
+    assert len(set(result)) == count
+    return result
 
 
 def median_ms(call, payloads: list) -> float:  # type: ignore[no-untyped-def]
@@ -44,17 +64,16 @@ def median_ms(call, payloads: list) -> float:  # type: ignore[no-untyped-def]
     return statistics.median(times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--requests", type=int, default=40)
-    args = parser.parse_args()
-    n = args.requests
+def cases_of(n: int) -> dict[str, list[str]]:
     cases = {f"{length} words": sentences(length, n) for length in LENGTHS}
-    cases["64 words (longer than any training sentence)"] = [LONGEST] * max(5, n // 4)
+    cases[f"{LONGEST} words (longer than any training sentence)"] = long_sentences(max(5, n // 4))
+    cases["7 words, one sentence repeated (cached)"] = sentences(7, 1) * n
+    return cases
 
-    with running_server() as base, httpx.Client(base_url=base, timeout=60) as client:
+
+def measure(base: str, cases: dict[str, list[str]], n: int) -> tuple[float, dict[str, float]]:
+    """Median ms of GET /healthz, and of POST /api/translate for each case, from one sequential client."""
+    with httpx.Client(base_url=base, timeout=60) as client:
 
         def healthz(_: object) -> None:
             assert client.get("/healthz").status_code == 200
@@ -68,20 +87,38 @@ def main() -> None:
             healthz(None)
             translate("the river bank was steep")
         baseline = median_ms(healthz, [None] * n)
-        served = {name: median_ms(translate, payloads) for name, payloads in cases.items()}
+        return baseline, {name: median_ms(translate, payloads) for name, payloads in cases.items()}
 
-    translator = get_translator().translator
-    decoded = {
-        name: median_ms(lambda s: translator.translate(s.split()), payloads)
-        for name, payloads in cases.items()
-    }
-    # steps of the first sentence of each case, counting the step that writes </s>
-    steps = {name: len(translator.translate(payloads[0].split()).target) for name, payloads in cases.items()}
 
+def print_served(baseline: float, served: dict[str, float]) -> None:
     print(f"{'request':62s} {'median ms':>10s} {'ratio to /healthz':>18s}")
     print(f"{'/healthz':62s} {baseline:10.2f} {1.0:18.2f}")
     for name, value in served.items():
         print(f"{'/api/translate, ' + name:62s} {value:10.2f} {value / baseline:18.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--requests", type=int, default=40)
+    args = parser.parse_args()
+    cases = cases_of(args.requests)
+    with running_server() as base:
+        baseline, served = measure(base, cases, args.requests)
+
+    translator = get_translator().translator
+    computed = {name: payloads for name, payloads in cases.items() if "cached" not in name}
+    decoded = {
+        name: median_ms(lambda s: translator.translate(s.split()), payloads)
+        for name, payloads in computed.items()
+    }
+    # steps of the first sentence of each case, counting the step that writes </s>
+    steps = {
+        name: len(translator.translate(payloads[0].split()).target) for name, payloads in computed.items()
+    }
+
+    print_served(baseline, served)
     print()
     print(f"{'numpy decoding in process (encoder + every step)':62s} {'median ms':>10s} {'steps':>6s}")
     for name, value in decoded.items():

@@ -2,9 +2,12 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter, Depends, HTTPException, Response
+from pydantic import TypeAdapter
 
+from app.cache import ResponseCache, get_response_cache
 from app.config import Settings, get_settings
+from app.errors import BODY_TOO_LARGE, refusal
 from app.models.relations import tokenize
 from app.models.translator import TranslatorModel, UnknownWords, get_translator
 from app.schemas import TranslateRequest, TranslateResponse, TranslateStep, TranslatorAbout
@@ -12,6 +15,7 @@ from app.schemas import TranslateRequest, TranslateResponse, TranslateStep, Tran
 router = APIRouter(prefix="/api/translate", tags=["translator"])
 Model = Annotated[TranslatorModel, Depends(get_translator)]
 FRENCH_SPACE_BEFORE = {"!": " !", "?": " ?", ".": "."}  # French sets ! and ? off by a space
+ANSWER = TypeAdapter(TranslateResponse)
 
 
 def words_of(sentence: str, max_tokens: int) -> list[str]:
@@ -33,31 +37,50 @@ def as_sentence(target: list[str], source_text: str) -> str:
     return text[:1].upper() + text[1:] + (FRENCH_SPACE_BEFORE.get(end, "") if text else "")
 
 
-@router.post("", response_model=TranslateResponse)
+@router.post(
+    "",
+    response_model=TranslateResponse,
+    responses={413: BODY_TOO_LARGE, 422: refusal("no words, too many, or words outside the vocabulary")},
+)
 def translate(
-    request: TranslateRequest, model: Model, settings: Annotated[Settings, Depends(get_settings)]
-) -> TranslateResponse:
+    request: TranslateRequest,
+    model: Model,
+    settings: Annotated[Settings, Depends(get_settings)],
+    cache: Annotated[ResponseCache, Depends(get_response_cache)],
+) -> Response:
     """Translate English to French greedily, one token a step, with each step's self- and cross-attention."""
     words = words_of(request.sentence, settings.max_sentence_tokens)
-    try:
-        result = model.translator.translate(words)
-    except UnknownWords as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
-    translator = model.translator
-    return TranslateResponse(
-        source=result.source,
-        target=result.target,
-        translation=as_sentence(result.target, request.sentence),
-        layers=translator.decoder_layers,
-        heads=translator.heads,
-        best_layer=model.best_layer,
-        steps=[
-            TranslateStep.model_validate(
-                {"token": token, "cross": step.cross_attention.tolist(), "self": step.self_attention.tolist()}
-            )
-            for token, step in zip(result.target, result.steps, strict=True)
-        ],
-    )
+
+    def answer() -> bytes:  # built and validated here: serialised as is, not validated again
+        try:
+            result = model.translator.translate(words)
+        except UnknownWords as error:
+            raise HTTPException(status_code=422, detail=str(error)) from error
+        translator = model.translator
+        response = TranslateResponse(
+            source=result.source,
+            target=result.target,
+            translation=as_sentence(result.target, request.sentence),
+            layers=translator.decoder_layers,
+            heads=translator.heads,
+            best_layer=model.best_layer,
+            steps=[
+                TranslateStep.model_validate(
+                    {
+                        "token": token,
+                        "cross": step.cross_attention.tolist(),
+                        "self": step.self_attention.tolist(),
+                    }
+                )
+                for token, step in zip(result.target, result.steps, strict=True)
+            ],
+        )
+        return ANSWER.dump_json(response, by_alias=True)  # "self", as the schema spells it
+
+    # The answer depends on the lower-cased words and on the sentence's final . ! or ? alone (as_sentence).
+    end = request.sentence.rstrip()[-1:]
+    key = ("translate", tuple(words), end if end in FRENCH_SPACE_BEFORE else "")
+    return Response(cache.get_or_compute(key, answer), media_type="application/json")
 
 
 @router.get("/about", response_model=TranslatorAbout)
