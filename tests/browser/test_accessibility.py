@@ -74,7 +74,15 @@ def test_the_article_has_no_serious_accessibility_violations(browser, server, ax
         context.close()
 
 
-@pytest.mark.parametrize("path", ["/figure/mask-lab", "/figure/heads-dial?embed=1"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/figure/mask-lab",
+        "/figure/heads-dial?embed=1",
+        "/figure/heads-dial?heads=6&head=2",  # one head isolated: the others' chips are faded
+        "/figure/real-heads?real_layer=1&real_head=3",
+    ],
+)
 def test_a_figure_page_has_no_serious_accessibility_violations(browser, server, axe_source, path) -> None:
     context = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce")
     try:
