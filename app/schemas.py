@@ -56,6 +56,8 @@ class LanguageModelsResponse(BaseModel):
 
 
 class GenerateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)  # no coercion: `"seed": false` is not 0
+
     model: MaskName = Field(description="which of the three models: the mask it was trained with")
     prompt: str = Field(default="the", min_length=1, max_length=100)
     strategy: Literal["greedy", "sample"] = "greedy"
@@ -124,7 +126,7 @@ Matrices = list[list[list[float]]]
 
 
 class HeadWeights(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     w_q: LabMatrix = Field(description="d_in × d_k; rows are input dimensions")
     w_k: LabMatrix = Field(description="d_in × d_k")
@@ -134,6 +136,7 @@ class HeadWeights(BaseModel):
 class CustomAttentionRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
+        strict=True,
         json_schema_extra={
             "examples": [
                 {
@@ -189,7 +192,9 @@ Maps = list[list[list[float]]]
 
 class TranslateRequest(BaseModel):
     model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"sentence": "the river bank was steep"}]}
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"examples": [{"sentence": "the river bank was steep"}]},
     )
 
     sentence: str = Field(

@@ -289,7 +289,7 @@ def test_numbers_past_a_million_get_a_422(client: TestClient) -> None:
         (
             {"embeddings": [["one"]], "heads": [json.loads(HEAD)]},
             ["body", "embeddings", 0, 0],
-            "float_parsing",
+            "float_type",
         ),
         (
             {"embeddings": [[1.0]], "heads": [json.loads(HEAD)], "tokens": ["x" * 41]},
