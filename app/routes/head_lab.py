@@ -2,60 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
-from typing import Any
-
 import numpy as np
-from fastapi import APIRouter, HTTPException, Request, Response
-from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
-from starlette.types import Message
+from fastapi import APIRouter, HTTPException
 
 from app.core.attention import FloatArray
 from app.core.custom_heads import HeadMatrices, custom_attention
 from app.errors import BODY_TOO_LARGE, refusal
 from app.schemas import CustomAttentionParameters, CustomAttentionRequest, CustomAttentionResponse
 
-MAX_BODY_BYTES = 256 * 1024
-TOO_LARGE = f"the request body is larger than {MAX_BODY_BYTES} bytes (256 KB)"
-
-
-class LimitedBodyRoute(APIRoute):
-    """A route that refuses a request body over MAX_BODY_BYTES with a 413 before parsing any of it.
-
-    A declared Content-Length is checked first; a body sent without one is counted as it streams in.
-    """
-
-    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-        handler = super().get_route_handler()
-
-        async def limited(request: Request) -> Response:
-            declared = request.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-                return JSONResponse({"detail": TOO_LARGE}, status_code=413)
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    return JSONResponse({"detail": TOO_LARGE}, status_code=413)
-                chunks.append(chunk)
-            body = b"".join(chunks)
-            replayed = False
-
-            async def replay() -> Message:
-                nonlocal replayed
-                if replayed:
-                    return {"type": "http.disconnect"}
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-
-            return await handler(Request(request.scope, replay))
-
-        return limited
-
-
-router = APIRouter(prefix="/api/attention", tags=["head lab"], route_class=LimitedBodyRoute)
+# Bodies over 256 KB are refused with a 413 before this router sees them: app/limits.py.
+router = APIRouter(prefix="/api/attention", tags=["head lab"])
 
 
 def _rows(a: FloatArray) -> list[list[float]]:
