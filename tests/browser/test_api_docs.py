@@ -21,3 +21,12 @@ def test_the_api_reference_works_offline_under_the_policy(watched_page) -> None:
     )
     page.get_by_role("link", name="/openapi.json").click()
     page.wait_for_url("**/openapi.json")
+
+
+def test_the_api_reference_fits_a_phone(phone_page, artifacts) -> None:
+    """Wide schemas scroll inside their table or block; the page itself never scrolls sideways."""
+    page, _ = phone_page
+    page.goto("/docs")
+    expect(page.get_by_role("heading", level=1)).to_have_text("The HTTP API")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(artifacts / "api-docs-phone.png"))
