@@ -89,3 +89,36 @@ def test_fetcher_load_shows_the_current_view_and_drops_answers_the_reader_moved_
     assert result[:2] == ["busy true", "busy true"]
     assert "show a cat sat" in result and "show the dog ran" not in result
     assert result[-1].startswith("fail heads must divide")
+
+
+def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(watched_page):
+    page, _ = watched_page
+    page.goto("/")
+    result = page.evaluate(
+        """async () => {
+          const { watchSentence } = await import("/static/js/lib/sentence-box.js");
+          const input = document.createElement("input");
+          document.body.appendChild(input);
+          const taken = [];
+          watchSentence(input, (text) => taken.push(text), 80);
+          const type = (text) => { input.value = text; input.dispatchEvent(new Event("input")); };
+          const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+          type("the"); type("the dog"); type("  the dog ran ");
+          await sleep(20);
+          const early = taken.length;
+          await sleep(120);
+          const afterPause = [...taken];
+          type("a cat");
+          const enter = new KeyboardEvent("keydown", { key: "Enter", cancelable: true });
+          input.dispatchEvent(enter);
+          await sleep(10);
+          type("");
+          await sleep(120);
+          input.remove();
+          return { early, afterPause, taken, prevented: enter.defaultPrevented };
+        }"""
+    )
+    assert result["early"] == 0
+    assert result["afterPause"] == ["the dog ran"]  # one call for three keystrokes, trimmed
+    assert result["taken"] == ["the dog ran", "a cat", ""]  # Enter at once; an empty box is passed on too
+    assert result["prevented"] is True

@@ -7,6 +7,7 @@ import { drawArcs as drawArcDiagram, emphasiseArcs, MIN_WEIGHT } from "../lib/ar
 import { headColour, isDark, markerPath, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { JsonFetcher } from "../lib/fetcher.js";
+import { watchSentence } from "../lib/sentence-box.js";
 import { clear, r1, setAttrs, svg, svgText } from "../lib/svg.js";
 import { headSwatch } from "../lib/swatch.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
@@ -77,7 +78,6 @@ export class HeadsDial {
     this.heatmaps = []; // per drawn heatmap: its group and the two dimming rects
     this.tokenEls = [];
     this.prefetched = new Set();
-    this.debounce = null;
     this.width = 0;
   }
 
@@ -89,13 +89,7 @@ export class HeadsDial {
     trained.checked = this.state.trained;
     this.showDial();
 
-    sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
-    sentence.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.onSentence(0);
-      }
-    });
+    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
     heads.addEventListener("input", () => {
       const h = this.validHeads[Number(heads.value)];
       this.update({ heads: h, head: null });
@@ -140,21 +134,18 @@ export class HeadsDial {
     else this.applyEmphasis();
   }
 
-  onSentence(delay) {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      const text = this.el.sentence.value.trim();
-      if (!text) {
-        this.errors.show("Type a sentence: at least one word.");
-        this.el.drawing.classList.add("is-stale");
-        return;
-      }
-      if (text === this.state.sentence && this.errors.visible && this.data) {
-        this.errors.clear();
-        this.el.drawing.classList.remove("is-stale");
-      }
-      this.update({ sentence: text });
-    }, delay);
+  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
+  onSentence(text) {
+    if (!text) {
+      this.errors.show("Type a sentence: at least one word.");
+      this.el.drawing.classList.add("is-stale");
+      return;
+    }
+    if (text === this.state.sentence && this.errors.visible && this.data) {
+      this.errors.clear();
+      this.el.drawing.classList.remove("is-stale");
+    }
+    this.update({ sentence: text });
   }
 
   /** The slider's readout, valuetext and the chips' pressed states: cheap, so done on every change. */

@@ -10,6 +10,7 @@ import { ErrorBox } from "../lib/error-box.js";
 import { isAbort, JsonFetcher } from "../lib/fetcher.js";
 import { fitCells, Heatmap, measure } from "../lib/heatmap.js";
 import { postForm, postJson } from "../lib/post.js";
+import { watchSentence } from "../lib/sentence-box.js";
 import { clear, r1, svg, svgText } from "../lib/svg.js";
 import { parse, readState, writeState } from "../lib/url-state.js";
 
@@ -117,7 +118,6 @@ export class Interview {
     this.fingerprints = new Map(); // mask -> the attention answer drawn
     this.diagnosis = null; // the last /api/diagnose answer drawn
     this.diagnoseController = null;
-    this.debounce = null;
     this.width = 0;
   }
 
@@ -129,13 +129,7 @@ export class Interview {
         if (radio.checked) this.update({ strategy: radio.value });
       });
     }
-    this.el.sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
-    this.el.sentence.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.onSentence(0);
-      }
-    });
+    watchSentence(this.el.sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
     this.wireDiagnosis();
 
     this.width = this.figure.clientWidth;
@@ -164,17 +158,14 @@ export class Interview {
     if (before.sentence !== this.state.sentence) this.loadFingerprints();
   }
 
-  onSentence(delay) {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      const text = this.el.sentence.value.trim();
-      if (!text) {
-        this.errors.show("Type a sentence: at least one word.");
-        return;
-      }
-      if (text === this.state.sentence && this.fingerprints.size) this.errors.clear();
-      this.update({ sentence: text });
-    }, delay);
+  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
+  onSentence(text) {
+    if (!text) {
+      this.errors.show("Type a sentence: at least one word.");
+      return;
+    }
+    if (text === this.state.sentence && this.fingerprints.size) this.errors.clear();
+    this.update({ sentence: text });
   }
 
   setBusy(text) {

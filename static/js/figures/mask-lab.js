@@ -8,6 +8,7 @@ import { headColour, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { JsonFetcher } from "../lib/fetcher.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
+import { watchSentence } from "../lib/sentence-box.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
 
 const NAME = "mask-lab";
@@ -100,7 +101,6 @@ export class MaskLab {
     this.shape = ""; // the tokens and head count the heatmaps were built for
     this.rowItems = [];
     this.width = 0;
-    this.debounce = null;
   }
 
   start() {
@@ -110,13 +110,7 @@ export class MaskLab {
     trained.checked = this.state.trained;
     this.showControls();
 
-    sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
-    sentence.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.onSentence(0);
-      }
-    });
+    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
     for (const radio of modes) {
       radio.addEventListener("change", () => {
         if (radio.checked) this.update({ mask: radio.value });
@@ -146,21 +140,18 @@ export class MaskLab {
     this.load();
   }
 
-  onSentence(delay) {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      const text = this.el.sentence.value.trim();
-      if (!text) {
-        this.errors.show("Type a sentence: at least one word.");
-        this.el.drawing.classList.add("is-stale");
-        return;
-      }
-      if (text === this.state.sentence && this.data) {
-        this.errors.clear();
-        this.el.drawing.classList.remove("is-stale");
-      }
-      this.update({ sentence: text });
-    }, delay);
+  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
+  onSentence(text) {
+    if (!text) {
+      this.errors.show("Type a sentence: at least one word.");
+      this.el.drawing.classList.add("is-stale");
+      return;
+    }
+    if (text === this.state.sentence && this.data) {
+      this.errors.clear();
+      this.el.drawing.classList.remove("is-stale");
+    }
+    this.update({ sentence: text });
   }
 
   /** Radios, the explanation table's highlighted column: cheap, done on every change. */

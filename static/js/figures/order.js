@@ -8,6 +8,7 @@ import { headColour, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { isAbort, JsonFetcher } from "../lib/fetcher.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
+import { watchSentence } from "../lib/sentence-box.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
 
 const NAME = "order";
@@ -70,20 +71,13 @@ export class Order {
     this.errors = new ErrorBox(part("error"));
     this.state = readState(this.schema);
     this.data = null;
-    this.debounce = null;
   }
 
   start() {
     const { sentence, shuffle: button, positional } = this.el;
     sentence.value = this.state.sentence;
     positional.checked = this.state.positional;
-    sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
-    sentence.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.onSentence(0);
-      }
-    });
+    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
     button.addEventListener("click", () => {
       const n = this.data?.tokens.length ?? 0;
       if (n) this.update({ permutation: shuffle(n, this.data.permutation) });
@@ -99,17 +93,14 @@ export class Order {
     this.load();
   }
 
-  onSentence(delay) {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      const text = this.el.sentence.value.trim();
-      if (!text) {
-        this.errors.show("Type a sentence: at least one word.");
-        return;
-      }
-      // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
-      if (text !== this.state.sentence) this.update({ sentence: text, permutation: null });
-    }, delay);
+  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
+  onSentence(text) {
+    if (!text) {
+      this.errors.show("Type a sentence: at least one word.");
+      return;
+    }
+    // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
+    if (text !== this.state.sentence) this.update({ sentence: text, permutation: null });
   }
 
   url() {

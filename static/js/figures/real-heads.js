@@ -13,6 +13,7 @@ import { drawArcs, emphasiseArcs, MIN_WEIGHT } from "../lib/arcs.js";
 import { headColour, isDark, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { isAbort, JsonFetcher } from "../lib/fetcher.js";
+import { watchSentence } from "../lib/sentence-box.js";
 import { r1, svg } from "../lib/svg.js";
 import { headSwatch } from "../lib/swatch.js";
 import { format, parse, readState, writeState } from "../lib/url-state.js";
@@ -170,7 +171,6 @@ export class RealHeads {
     this.focus = null;
     this.cursor = 0; // index (layer * heads + head) of the thumbnail that Tab lands on
     this.width = 0;
-    this.debounce = null;
   }
 
   start() {
@@ -178,13 +178,7 @@ export class RealHeads {
     sentence.value = this.state.sentence;
     words.checked = this.state.words;
     specials.checked = this.state.hide;
-    sentence.addEventListener("input", () => this.onSentence(DEBOUNCE_MS));
-    sentence.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        this.onSentence(0);
-      }
-    });
+    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
     words.addEventListener("change", () => this.update({ words: words.checked }));
     specials.addEventListener("change", () => this.update({ hide: specials.checked }));
     this.el.chips.addEventListener("click", (event) => {
@@ -241,21 +235,18 @@ export class RealHeads {
     this.update({ layer, head });
   }
 
-  onSentence(delay) {
-    clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      const text = this.el.sentence.value.trim();
-      if (!text) {
-        this.errors.show("Type a sentence: at least one word.");
-        this.el.body.classList.add("is-stale");
-        return;
-      }
-      if (text === this.state.sentence && this.errors.visible && this.data) {
-        this.errors.clear();
-        this.el.body.classList.remove("is-stale");
-      }
-      this.update({ sentence: text });
-    }, delay);
+  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
+  onSentence(text) {
+    if (!text) {
+      this.errors.show("Type a sentence: at least one word.");
+      this.el.body.classList.add("is-stale");
+      return;
+    }
+    if (text === this.state.sentence && this.errors.visible && this.data) {
+      this.errors.clear();
+      this.el.body.classList.remove("is-stale");
+    }
+    this.update({ sentence: text });
   }
 
   layers() {
