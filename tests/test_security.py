@@ -5,21 +5,16 @@ real server."""
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from tests.serving import app_server
 
-ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
@@ -142,12 +137,6 @@ def test_docs_needs_nothing_the_policy_forbids(client: TestClient) -> None:
 # ---- the real server --------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _get(url: str) -> tuple[int, dict[str, str]]:
     try:
         with urllib.request.urlopen(url, timeout=2) as response:
@@ -158,33 +147,8 @@ def _get(url: str) -> tuple[int, dict[str, str]]:
 
 def test_the_real_server_sends_no_server_banner() -> None:
     """uvicorn adds `server: uvicorn` unless told not to; `python -m app` tells it."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                status, headers = _get(f"{url}/healthz")
-                break
-            except (urllib.error.URLError, OSError):
-                assert process.poll() is None, "the server exited"
-                assert time.monotonic() < deadline, "the server did not start within 30 s"
-                time.sleep(0.1)
-        assert status == 200
+    with app_server() as url:
         for path in ("/healthz", "/nope", "/static/css/main.css", "/docs"):
             status, headers = _get(url + path)
             assert "server" not in headers, (path, headers.get("server"))
             assert_secured(headers)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

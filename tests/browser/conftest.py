@@ -8,12 +8,6 @@ touches the network).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.serving import app_server
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -43,48 +38,11 @@ new MutationObserver((records) => {
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
-            return response.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 @pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     """`python -m app` on a free port, from the repository root; its base URL."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "--port", str(port)],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not _healthy(url):
-            if process.poll() is not None:
-                err = process.stderr.read().decode(errors="replace") if process.stderr else ""
-                pytest.fail(f"the server exited with {process.returncode}:\n{err[-2000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail("the server did not answer /healthz within 30 s")
-            time.sleep(0.1)
+    with app_server() as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="session")
