@@ -7,7 +7,6 @@ touches the network).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.optional import missing
 from tests.serving import app_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,10 +49,7 @@ def server() -> Iterator[str]:
 def browser():
     """One headless Chromium for the session (the system's; Playwright's own download is never used)."""
     if not CHROMIUM.exists():
-        message = f"{CHROMIUM} is missing: browser tests need a system Chromium"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"{CHROMIUM} is missing: browser tests need a system Chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

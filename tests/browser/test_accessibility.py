@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import DESKTOP, PHONE, REPO
+from tests.optional import missing
 
 AXE_PATHS = [
     Path(os.environ.get("AXE_CORE_JS", "/tmp/axe/node_modules/axe-core/axe.min.js")),
@@ -25,10 +26,7 @@ def axe_source() -> str:
     for path in AXE_PATHS:
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    message = "axe-core is missing: npm install --no-save --prefix /tmp/axe axe-core@4"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    missing("axe-core is missing: npm install --no-save --prefix /tmp/axe axe-core@4")
 
 
 def serious_violations(page, axe_source: str) -> list[str]:

@@ -14,7 +14,6 @@ installs it.
 from __future__ import annotations
 
 import math
-import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ from app.models.real_bert import (
     relation_targets,
     word_attention,
 )
+from tests.optional import require_real_model
 
 REFERENCE = Path(__file__).parent / "data" / "real_bert_reference.npz"
 REFERENCE_SENTENCES = ("the river bank was steep", "Unbelievably, the bat flew!")
@@ -54,18 +54,9 @@ def model_dir() -> Path | None:
     return directory if directory is not None else packaged_model_dir()
 
 
-def require_model() -> None:
-    """Skip, saying how to install the model, unless it is installed (under CI=true: fail)."""
-    reason = missing_reason(model_dir())
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def model() -> RealBert:
-    require_model()
+    require_real_model()
     return load_real_bert(get_settings().real_model_dir)
 
 
@@ -226,7 +217,7 @@ def test_attention_equals_the_committed_reference(model: RealBert) -> None:
 
 
 def test_the_model_loads_once_across_threads() -> None:
-    require_model()
+    require_real_model()
     from app.models.real_bert import _load
 
     _load.cache_clear()  # four threads ask at once for a model nobody has loaded yet

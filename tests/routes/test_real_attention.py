@@ -5,7 +5,6 @@ Tests that need the optional model skip without it, except under CI=true, where 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings, get_settings
-from app.models.real_bert import INSTALL, load_real_bert, missing_reason, packaged_model_dir
+from app.models.real_bert import INSTALL, load_real_bert
+from tests.optional import require_real_model
 
 URL = "/api/real-attention"
 DEFAULT = "the river bank was steep"
@@ -24,18 +24,9 @@ MISSING = (
 )
 
 
-def require_model() -> None:
-    """Skip (fail under CI=true) unless the model is installed."""
-    reason = missing_reason(get_settings().real_model_dir or packaged_model_dir())
-    if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason)
-        pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def installed() -> None:
-    require_model()
+    require_real_model()
 
 
 @pytest.fixture
@@ -264,7 +255,7 @@ def test_bad_requests_get_a_clear_422(
     client: TestClient, tmp_path: Path, params: dict, detail: str, model: str
 ) -> None:
     if model == "installed":
-        require_model()
+        require_real_model()
     overrides = client.app.dependency_overrides  # type: ignore[attr-defined]
     if model == "missing":
         overrides[get_settings] = lambda: Settings(real_model_dir=tmp_path)
