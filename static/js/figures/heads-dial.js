@@ -7,6 +7,7 @@ import { drawArcs as drawArcDiagram, emphasiseArcs, MIN_WEIGHT } from "../lib/ar
 import { headColour, isDark, markerPath, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { JsonFetcher } from "../lib/fetcher.js";
+import { relationInfo, relationItem } from "../lib/relations.js";
 import { watchSentence } from "../lib/sentence-box.js";
 import { clear, r1, setAttrs, svg, svgText } from "../lib/svg.js";
 import { headSwatch } from "../lib/swatch.js";
@@ -17,12 +18,6 @@ const DEFAULT_HEADS = 3;
 const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a heatmap per head
 const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
 const DEBOUNCE_MS = 250;
-
-const RELATIONS = {
-  meaning: { label: "Meaning", what: "an ambiguous word and the word that settles its sense" },
-  grammar: { label: "Grammar", what: "each word and its grammatical partner (subject ↔ verb)" },
-  position: { label: "Position", what: "each word and the word just before it" },
-};
 
 // A relation's score is called borrowed when its own pairs alone score this much less.
 const BORROWED = 0.15;
@@ -430,20 +425,7 @@ export class HeadsDial {
     const list = clear(this.el.relations);
     const { tokens } = data;
     for (const relation of data.relations) {
-      const info = RELATIONS[relation.name] ?? { label: relation.name, what: "" };
-      const li = document.createElement("li");
-      li.className = "relation";
-      li.dataset.relation = relation.name;
-
-      const name = document.createElement("div");
-      name.className = "relation__name";
-      const strong = document.createElement("strong");
-      strong.textContent = info.label;
-      const what = document.createElement("span");
-      what.className = "relation__what";
-      what.textContent = info.what;
-      name.append(strong, what);
-      li.appendChild(name);
+      const li = relationItem(relation.name);
 
       const result = document.createElement("div");
       result.className = "relation__result";
@@ -757,7 +739,7 @@ function sharedNote(relation, data, tokens) {
     if (other.name === relation.name) continue;
     for (const pair of other.targets) {
       const k = key(pair);
-      if (!others.has(k)) others.set(k, RELATIONS[other.name]?.label.toLowerCase() ?? other.name);
+      if (!others.has(k)) others.set(k, relationInfo(other.name).label.toLowerCase());
     }
   }
   const shared = relation.targets.filter((pair) => others.has(key(pair)));

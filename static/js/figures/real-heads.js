@@ -13,6 +13,7 @@ import { drawArcs, emphasiseArcs, MIN_WEIGHT } from "../lib/arcs.js";
 import { headColour, isDark, onSchemeChange } from "../lib/colours.js";
 import { ErrorBox } from "../lib/error-box.js";
 import { isAbort, JsonFetcher } from "../lib/fetcher.js";
+import { relationInfo, relationItem } from "../lib/relations.js";
 import { watchSentence } from "../lib/sentence-box.js";
 import { r1, svg } from "../lib/svg.js";
 import { headSwatch } from "../lib/swatch.js";
@@ -24,20 +25,6 @@ const HEADS = 12;
 const DEBOUNCE_MS = 300;
 const MIN_SLOT = 44; // px per token below which the arcs get their own horizontal scroll (as figure 1's MIN_ARC_SLOT)
 const THUMB_PX = 96; // a thumbnail's canvas is painted at least this many pixels wide (then scaled by CSS)
-
-const RELATIONS = {
-  meaning: {
-    label: "Meaning",
-    what: "an ambiguous word and the word that settles its sense",
-    does: "links a word to the word that settles its sense",
-  },
-  grammar: {
-    label: "Grammar",
-    what: "each word and its grammatical partner (subject ↔ verb)",
-    does: "links words to their grammatical partners",
-  },
-  position: { label: "Position", what: "each word and the word just before it", does: "tracks the previous word" },
-};
 
 const pct = (w) => `${Math.round(w * 100)}%`;
 
@@ -396,19 +383,8 @@ export class RealHeads {
   drawRelations() {
     const data = this.data;
     const items = data.relations.map((relation) => {
-      const info = RELATIONS[relation.name] ?? { label: relation.name, what: "", does: `tracks ${relation.name}` };
-      const li = document.createElement("li");
-      li.className = "relation";
-      li.dataset.relation = relation.name;
-      const name = document.createElement("div");
-      name.className = "relation__name";
-      const strong = document.createElement("strong");
-      strong.textContent = info.label;
-      const what = document.createElement("span");
-      what.className = "relation__what";
-      what.textContent = info.what;
-      name.append(strong, what);
-      li.appendChild(name);
+      const info = relationInfo(relation.name);
+      const li = relationItem(relation.name);
 
       const result = document.createElement("div");
       result.className = "relation__result";
