@@ -1,39 +1,99 @@
-"""Error answers shared by every endpoint."""
+"""Error answers shared by every endpoint: what they say, and what they never do.
+
+An error answer is built from the request that caused it, so it must survive any request. It never fails to
+serialise (NaN, infinities, undecodable bytes and lone UTF-16 surrogates are all spelled as text), never
+grows with the input (at most MAX_ERRORS field errors, each echoing at most about ECHO_CHARS characters of
+what was sent), and so costs the same small amount whatever the body held.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from fastapi import Request
 from fastapi.encoders import jsonable_encoder
-from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel
+from fastapi.utils import is_body_allowed_for_status_code
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+MAX_ERRORS = 10  # field errors listed in one 422; the rest are counted in `errors_not_shown`
+ECHO_CHARS = 200  # about how much of an offending input a field error repeats
+# A lone surrogate (half of a UTF-16 pair) is legal in a JSON string ("\ud800") and in a Python str, but is
+# not a character: UTF-8 cannot encode it. Pairs were already joined by the JSON decoder, so any left is lone.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_safe(value: Any) -> Any:
-    """``value`` with every NaN or ±infinity spelled as a string and bytes decoded (undecodable ones
-    replaced), so it can be echoed back in JSON."""
+    """``value`` ready to be echoed back in JSON: every NaN or ±infinity spelled as a string, bytes decoded
+    (undecodable ones replaced) and every lone surrogate replaced by U+FFFD, in values and keys alike."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [json_safe(v) for v in value]
     return value
 
 
+def _longer_than(value: Any, room: int) -> bool:
+    """Whether ``value`` written as JSON would take more than about ``room`` characters; it stops counting as
+    soon as it does, so a 256 KB list costs no more to judge than a short one."""
+    left = room
+
+    def spend(item: Any) -> bool:  # True once the budget is spent
+        nonlocal left
+        if isinstance(item, dict):
+            left -= 2
+            return left < 0 or any(spend(k) or spend(v) for k, v in item.items())
+        if isinstance(item, list | tuple):
+            left -= 2
+            return left < 0 or any(spend(v) for v in item)
+        left -= len(item) + 3 if isinstance(item, str | bytes) else 8
+        return left < 0
+
+    return spend(value)
+
+
+def brief(value: Any, room: int = ECHO_CHARS) -> Any:
+    """``value`` as an error may repeat it: as it is when short, cut with "…" when a long text, and named
+    rather than shown when a long list or object ("(a list of 4,096 items, not shown)")."""
+    if isinstance(value, bytes):  # a body that is not UTF-8 reaches validation as bytes
+        value = value.decode("utf-8", "replace")
+    if isinstance(value, str):
+        return value if len(value) <= room else value[: room - 1] + "…"
+    if isinstance(value, list | tuple | dict) and _longer_than(value, room):
+        kind = "an object with {:,} keys" if isinstance(value, dict) else "a list of {:,} items"
+        return f"({kind.format(len(value))}, not shown)"
+    return value
+
+
+def _field_error(error: dict[str, Any]) -> dict[str, Any]:
+    """One of pydantic's field errors, with everything that repeats the request kept short."""
+    shown = {**error, "loc": [brief(part, 60) for part in error.get("loc", ())]}
+    if "input" in shown:
+        shown["input"] = brief(shown["input"])
+    if isinstance(shown.get("ctx"), dict):
+        shown["ctx"] = {k: brief(v) for k, v in shown["ctx"].items()}
+    return shown
+
+
 async def validation_error(request: Request, error: Exception) -> JSONResponse:
-    """FastAPI's 422, except that a NaN or an infinity in the input is echoed as text instead of
-    failing to serialise (JSON has neither, and the default handler would answer 500), and so is a body
-    that is not UTF-8 (sent as something other than JSON, it reaches validation as bytes)."""
+    """FastAPI's 422 with a bounded size: the first MAX_ERRORS field errors, their echoed inputs kept short,
+    a count of the rest, and nothing in it that JSON or UTF-8 cannot carry."""
     assert isinstance(error, RequestValidationError)
-    return JSONResponse({"detail": jsonable_encoder(json_safe(error.errors()))}, status_code=422)
+    errors = error.errors()
+    answer: dict[str, Any] = {"detail": [_field_error(e) for e in errors[:MAX_ERRORS]]}
+    if len(errors) > MAX_ERRORS:
+        answer["errors_not_shown"] = len(errors) - MAX_ERRORS
+    return JSONResponse(jsonable_encoder(json_safe(answer)), status_code=422)
 
 
 class ErrorAnswer(BaseModel):
@@ -41,6 +101,10 @@ class ErrorAnswer(BaseModel):
     the size limits) or as FastAPI's list of field errors (a parameter or a body field of the wrong type)."""
 
     detail: str | list[dict[str, Any]]
+    errors_not_shown: int | None = Field(
+        default=None,
+        description=f"how many more field errors there were past the first {MAX_ERRORS} (absent when none)",
+    )
 
 
 def refusal(description: str) -> dict[str, Any]:
@@ -70,10 +134,14 @@ UNREADABLE_BODY = {
 
 async def http_error(request: Request, error: Exception) -> Response:
     """FastAPI's answer to an HTTPException, except that a body that could not be decoded gets a 422 that
-    says why, like every other body the endpoint cannot use."""
+    says why, like every other body the endpoint cannot use, and a detail that repeats what the reader sent
+    (a file's odd string, an unknown word) is made safe to encode."""
     assert isinstance(error, StarletteHTTPException)
     if error.status_code == 400 and error.__cause__ is not None:
         for kind, detail in UNREADABLE_BODY.items():
             if isinstance(error.__cause__, kind):
                 return JSONResponse({"detail": detail}, status_code=422)
-    return await http_exception_handler(request, error)
+    headers = getattr(error, "headers", None)
+    if not is_body_allowed_for_status_code(error.status_code):
+        return Response(status_code=error.status_code, headers=headers)
+    return JSONResponse({"detail": json_safe(error.detail)}, status_code=error.status_code, headers=headers)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tracemalloc
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
+from app.errors import ECHO_CHARS, MAX_ERRORS, validation_error
 from app.limits import JSON_BODY_BYTES, BodyLimit, Limit
 from app.main import create_app
 
@@ -233,3 +236,112 @@ def test_a_huge_exponent_in_the_head_lab_is_named_as_not_finite(client: TestClie
     response = client.post("/api/attention/custom", content=body, headers=JSON)
     assert response.status_code == 422
     assert "embeddings" in json.dumps(response.json())
+
+
+# ---- refusals that cost little, whatever the body ----------------------------------------------------------
+# A review sent bodies under 256 KB that made the old 422 huge and slow: 64 × 64 empty strings in six heads
+# (77,824 field errors, an 8.4 MB answer, seconds of work on the event loop) and 29,000 unknown keys (a 2.8 MB
+# answer). Now the field errors stop at the first bad item of each list, unknown keys are one error, at most
+# MAX_ERRORS errors are listed and no error repeats more than about ECHO_CHARS characters of the input.
+
+
+def lab_of_empty_strings() -> bytes:
+    matrix = [[""] * 64] * 64
+    return compact({"embeddings": matrix, "heads": [{"w_q": matrix, "w_k": matrix, "w_v": matrix}] * 6})
+
+
+def many_unknown_keys(count: int = 29_000) -> bytes:
+    return compact({"sentence": "the cat", **{f"{i:x}": 1 for i in range(count)}})
+
+
+def compact(value: object) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def refused(client: TestClient, path: str, body: bytes) -> tuple[dict, int]:
+    """The 422's JSON and its size in bytes, checked to be bounded."""
+    response = client.post(path, content=body, headers=JSON)
+    assert response.status_code == 422, response.text[:300]
+    assert len(response.content) < 2048, len(response.content)
+    answer = response.json()
+    assert 1 <= len(answer["detail"]) <= MAX_ERRORS
+    return answer, len(response.content)
+
+
+def test_a_head_lab_body_of_empty_strings_reports_the_first_bad_number_of_each_matrix(
+    client: TestClient,
+) -> None:
+    body = lab_of_empty_strings()
+    assert 200_000 < len(body) <= JSON_BODY_BYTES
+    answer, _ = refused(client, "/api/attention/custom", body)
+    assert [tuple(e["loc"]) for e in answer["detail"]] == [
+        ("body", "embeddings", 0, 0),
+        ("body", "heads", 0, "w_q", 0, 0),
+        ("body", "heads", 0, "w_k", 0, 0),
+        ("body", "heads", 0, "w_v", 0, 0),
+    ]
+    assert "errors_not_shown" not in answer
+
+
+def test_thousands_of_unknown_keys_are_one_error_that_counts_them(client: TestClient) -> None:
+    answer, _ = refused(client, "/api/translate", many_unknown_keys())
+    (error,) = answer["detail"]
+    assert error["type"] == "extra_forbidden" and error["loc"] == ["body"]
+    assert error["msg"] == "unknown fields '0', '1', '2' and 28,997 more: the fields are sentence"
+    assert error["input"] == "(an object with 29,001 keys, not shown)"
+
+
+def test_an_unknown_field_in_a_nested_object_is_named_where_it_is(client: TestClient) -> None:
+    head = {"w_q": [[1.0]], "w_k": [[1.0]], "w_v": [[1.0]], "w_0": [[1.0]]}
+    answer, _ = refused(
+        client, "/api/attention/custom", json.dumps({"embeddings": [[1.0]], "heads": [head]}).encode()
+    )
+    (error,) = answer["detail"]
+    assert error["loc"] == ["body", "heads", 0]
+    assert error["msg"] == "unknown field 'w_0': the fields are w_q, w_k, w_v"
+
+
+@pytest.mark.parametrize("path", JSON_ENDPOINTS)
+def test_a_large_invalid_body_is_not_echoed_back(client: TestClient, path: str) -> None:
+    """A 255 KB body used to get a 261 KB 422 repeating all of it."""
+    field = next(iter(VALID[path]))
+    for value in (list(range(30_000)), "x" * 250_000, {f"k{i}": i for i in range(15_000)}):
+        body = compact({**VALID[path], field: value})
+        assert len(body) > 150_000
+        answer, size = refused(client, path, body)
+        assert size < 1024
+        for error in answer["detail"]:
+            assert len(json.dumps(error.get("input"), ensure_ascii=False)) <= ECHO_CHARS + 2, error
+    answer, size = refused(client, path, compact(list(range(30_000))))  # not even an object
+    assert answer["detail"][0]["input"] == "(a list of 30,000 items, not shown)"
+
+
+def test_past_max_errors_the_answer_counts_the_rest() -> None:
+    """No endpoint's schema can produce more than MAX_ERRORS errors any more; the handler still caps them."""
+    errors = [
+        {"type": "missing", "loc": ("body", f"f{i}"), "msg": "Field required", "input": None}
+        for i in range(500)
+    ]
+    response = asyncio.run(validation_error(None, RequestValidationError(errors)))
+    answer = json.loads(response.body)
+    assert [e["loc"] for e in answer["detail"]] == [["body", f"f{i}"] for i in range(MAX_ERRORS)]
+    assert answer["errors_not_shown"] == 500 - MAX_ERRORS
+
+
+def test_refusing_the_hostile_bodies_allocates_little() -> None:
+    """Memory, not time: the old 422 of the head-lab body built 77,824 error objects and 8.4 MB of JSON."""
+    app = create_app()
+    with TestClient(app) as client:
+        for path, body in (
+            ("/api/attention/custom", lab_of_empty_strings()),
+            ("/api/translate", many_unknown_keys()),
+        ):
+            client.post(path, content=body, headers=JSON)  # warm: imports and caches are not the request's
+            tracemalloc.start()
+            try:
+                refused(client, path, body)
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+            # The body itself, parsed into Python objects, is most of it: a few MB, never tens.
+            assert peak < 8 * 2**20, (path, peak)
