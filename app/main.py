@@ -11,6 +11,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
 from app.errors import http_error, validation_error
+from app.http_rules import HttpRules
 from app.limits import JSON_LIMIT, BodyLimit, Limit
 from app.routes import (
     api_docs,
@@ -141,6 +142,7 @@ def create_app() -> FastAPI:
     )
     app.add_middleware(BodyLimit, default=JSON_LIMIT, paths={"/api/diagnose": upload})
     app.add_middleware(PageGzip, minimum_size=1024, compresslevel=6)
+    app.add_middleware(HttpRules)  # outermost of these: HEAD as GET, a 405's Allow, relative redirects
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.mount("/static", RevalidatedStaticFiles(directory=settings.static_dir), name="static")

@@ -8,7 +8,6 @@ router = APIRouter(tags=["health"])
 
 
 @router.get("/healthz", response_model=Health)
-@router.head("/healthz", include_in_schema=False)
 def healthz() -> Health:
     """Answer ok while the process serves requests."""
     return Health(status="ok")

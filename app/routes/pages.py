@@ -54,7 +54,6 @@ def capacity_curve() -> dict[str, Any] | None:
 
 
 @router.get("/", response_class=HTMLResponse)
-@router.head("/", include_in_schema=False)
 def article(
     request: Request,
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
