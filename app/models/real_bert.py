@@ -347,12 +347,12 @@ class RealBert:
 
 
 def parse_layer(value: str) -> list[int]:
-    """ "0" … "5" -> [that layer]; "all" -> [0, …, 5]; anything else is BadInput naming the choices."""
-    choice = value.strip().lower()
-    if choice == "all":
+    """ "0" … "5" -> [that layer]; "all" -> [0, …, 5]; anything else (" 1", "ALL") is BadInput naming the
+    choices, exactly as the OpenAPI document's enum of LAYER_CHOICES says."""
+    if value == "all":
         return list(range(LAYERS))
-    if choice in LAYER_CHOICES:
-        return [int(choice)]
+    if value in LAYER_CHOICES:
+        return [int(value)]
     valid = ", ".join(LAYER_CHOICES[:-1])
     raise BadInput(f"layer must be one of {valid} or all (got {value!r})")
 

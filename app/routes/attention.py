@@ -8,8 +8,9 @@ from pydantic import TypeAdapter
 from app.cache import ResponseCache, get_response_cache
 from app.config import Settings, get_settings
 from app.errors import refusal
-from app.models.heads import BadInput, RelationHeads, get_relation_heads
+from app.models.heads import VALID_HEADS, BadInput, RelationHeads, get_relation_heads
 from app.models.relations import tokenize
+from app.routes.params import Sentence
 from app.schemas import AttentionResponse, MaskName
 
 router = APIRouter(prefix="/api", tags=["attention"])
@@ -25,8 +26,11 @@ def attention(
     model: Annotated[RelationHeads, Depends(get_relation_heads)],
     settings: Annotated[Settings, Depends(get_settings)],
     cache: Annotated[ResponseCache, Depends(get_response_cache)],
-    sentence: Annotated[str, Query(min_length=1, max_length=500)] = "the river bank was steep",
-    heads: int = 3,
+    sentence: Sentence = "the river bank was steep",
+    heads: Annotated[
+        int,
+        Query(description="how many heads d_model is sliced into", json_schema_extra={"enum": VALID_HEADS}),
+    ] = 3,
     mask: MaskName = "none",
     trained: bool = True,
 ) -> Response:

@@ -3,13 +3,14 @@
 from typing import Annotated
 
 import numpy as np
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException
 
 from app.core.diagnostics import future_leak
 from app.errors import BODY_TOO_LARGE, refusal
 from app.models.lm_grammar import grammatical
 from app.models.relations import tokenize
 from app.models.tiny_lm import MAX_POSITIONS, TinyLMs, UnknownWords, get_tiny_lms
+from app.routes.params import sentence_query
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
@@ -72,7 +73,7 @@ def generate(request: GenerateRequest, models: Models) -> GenerateResponse:
 def attention(
     models: Models,
     model: MaskName = "neg_inf",
-    sentence: Annotated[str, Query(min_length=1, max_length=200)] = "the old fox chased the goose",
+    sentence: Annotated[str, sentence_query(max_length=200)] = "the old fox chased the goose",
 ) -> LanguageModelAttentionResponse:
     """One model's attention over a whole sentence, every layer and head: the mask's fingerprint."""
     lm = models.models[model]

@@ -1,5 +1,6 @@
 """Figure 9's endpoint: is self-attention the same after shuffling the words? Only without positions."""
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query
@@ -8,21 +9,22 @@ from app.config import Settings, get_settings
 from app.errors import refusal
 from app.models.heads import BadInput, RelationHeads, get_relation_heads
 from app.models.order import EXACT, HEADS, order_check
+from app.routes.params import Sentence
 from app.schemas import OrderResponse
 
 router = APIRouter(prefix="/api", tags=["order"])
+# Digits and commas, blank allowed; the white space around is allowed so that the pattern means the same in
+# ECMAScript and in Python, whose "$" also matches before a final newline.
+PERMUTATION = re.compile(r"^\s*([0-9]+(,[0-9]+)*)?\s*$")
 
 
-def parse_permutation(text: str | None) -> list[int] | None:
-    """ "2,0,1" -> [2, 0, 1]; None or blank -> None (the model's default: the sentence reversed)."""
-    if text is None or not text.strip():
-        return None
-    try:
-        return [int(part) for part in text.split(",")]
-    except ValueError as error:
-        raise BadInput(
-            f"permutation must be comma-separated word positions such as 2,0,1 (got {text!r})"
-        ) from error
+def parse_permutation(text: str) -> list[int] | None:
+    """ "2,0,1" -> [2, 0, 1]; blank -> None (the model's default: the sentence reversed). Anything else that
+    PERMUTATION does not match ("2, 0", "+1", "2_0") is refused, as the OpenAPI document says."""
+    match = PERMUTATION.fullmatch(text)
+    if match is None:
+        raise BadInput(f"permutation must be comma-separated word positions such as 2,0,1 (got {text!r})")
+    return [int(part) for part in match.group(1).split(",")] if match.group(1) else None
 
 
 @router.get(
@@ -33,12 +35,16 @@ def parse_permutation(text: str | None) -> list[int] | None:
 def order(
     model: Annotated[RelationHeads, Depends(get_relation_heads)],
     settings: Annotated[Settings, Depends(get_settings)],
-    sentence: Annotated[str, Query(min_length=1, max_length=500)] = "dog bites man",
+    sentence: Sentence = "dog bites man",
     positional: bool = False,
     permutation: Annotated[
-        str | None,
-        Query(max_length=400, description="comma-separated positions, e.g. 2,0,1; default: reversed"),
-    ] = None,
+        str,
+        Query(
+            max_length=400,
+            description="comma-separated positions, e.g. 2,0,1; empty: the sentence reversed",
+            json_schema_extra={"pattern": PERMUTATION.pattern},
+        ),
+    ] = "",
 ) -> OrderResponse:
     """Attention of the sentence and of a permutation, and their difference once the permutation is undone."""
     try:

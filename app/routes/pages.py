@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup
@@ -110,7 +111,10 @@ def section_intro(article_html: str, name: str) -> Markup | None:
 )
 def figure_page(
     request: Request,
-    name: str,
+    # The document lists the figures there are; any other name gets the 404 page that lists them too.
+    name: Annotated[
+        str, PathParameter(json_schema_extra={"enum": figure_names(get_settings().templates_dir)})
+    ],
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
     settings: Annotated[Settings, Depends(get_settings)],
     embed: bool = False,

@@ -16,6 +16,7 @@ from app.models.heads import BadInput, sentence_words
 from app.models.real_bert import (
     HEADS,
     INSTALL,
+    LAYER_CHOICES,
     LAYERS,
     MAX_PIECES,
     MODEL_NAME,
@@ -26,6 +27,7 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
+from app.routes.params import Sentence
 from app.schemas import RealAttentionResponse, RealModelStatus
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
@@ -71,8 +73,10 @@ def real_bert(settings: Settings) -> RealBert:
 def real_attention(
     settings: Annotated[Settings, Depends(get_settings)],
     cache: Annotated[ResponseCache, Depends(get_response_cache)],
-    sentence: Annotated[str, Query(min_length=1, max_length=500)] = "the river bank was steep",
-    layer: Annotated[str, Query(description=f"0 to {LAYERS - 1}, or all")] = "0",
+    sentence: Sentence = "the river bank was steep",
+    layer: Annotated[
+        str, Query(description=f"0 to {LAYERS - 1}, or all", json_schema_extra={"enum": list(LAYER_CHOICES)})
+    ] = "0",
 ) -> Response:
     """all-MiniLM-L6-v2's attention on the sentence, and each head's score on figure 1's relations."""
     try:

@@ -130,7 +130,7 @@ def test_layer_choices(value: str, layers: list[int]) -> None:
     assert parse_layer(value) == layers
 
 
-@pytest.mark.parametrize("value", ["6", "-1", "", "1.0", "one", "0,1"])
+@pytest.mark.parametrize("value", ["6", "-1", "", "1.0", "one", "0,1", " 1", "ALL", "all "])
 def test_other_layers_name_the_choices(value: str) -> None:
     with pytest.raises(BadInput, match=r"^layer must be one of 0, 1, 2, 3, 4, 5 or all \(got "):
         parse_layer(value)
