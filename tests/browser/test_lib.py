@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 
 def test_fetcher_memoises_supersedes_and_reports_the_server_detail(watched_page):
     page, watch = watched_page
@@ -122,3 +125,27 @@ def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(watched_page):
     assert result["afterPause"] == ["the dog ran"]  # one call for three keystrokes, trimmed
     assert result["taken"] == ["the dog ran", "a cat", ""]  # Enter at once; an empty box is passed on too
     assert result["prevented"] is True
+
+
+def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(watched_page):
+    """A token named =HYPERLINK(...) reaches a spreadsheet as text; numbers, negative ones too, as numbers."""
+    page, _ = watched_page
+    page.goto("/")
+    text = page.evaluate(
+        """async () => {
+          const { dataCsv } = await import("/static/js/lib/figure-tools.js");
+          return dataCsv({ matrices: [{
+            name: "@head",
+            rows: ['=HYPERLINK("http://evil.example","x")', "+1+cmd|' /C calc'!A0"],
+            columns: ["-2+3", "\\tplain", "ok"],
+            values: [[-0.5, null, 1], [0, 0.25, 0.75]],
+          }] });
+        }"""
+    )
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["matrix", "row", "column", "value"]
+    assert rows[1] == ["'@head", '\'=HYPERLINK("http://evil.example","x")', "'-2+3", "-0.5"]
+    assert rows[2][2:] == ["'\tplain", "-inf"]
+    assert rows[4][1] == "'+1+cmd|' /C calc'!A0"
+    assert all(label[0] not in "=+-@\t\r" for row in rows[1:] for label in row[:3])
+    assert [row[3] for row in rows[1:]] == ["-0.5", "-inf", "1", "0", "0.25", "0.75"]

@@ -149,9 +149,16 @@ export function figureData(figure, name) {
   return { figure: name, link: figureLink(name), ...data };
 }
 
+// A spreadsheet opening the CSV runs a cell that starts with = + - @ (or a tab or carriage return) as a
+// formula. Labels can be the reader's own text (the head lab's token names), so a text cell that starts so
+// gets a leading apostrophe, which spreadsheets read as "this is text". Numbers, and -inf (our marker for a
+// masked score), are ours and never touched: -0.5 stays a number.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 const csvCell = (value) => {
-  const text = value === null || value === undefined ? "-inf" : String(value);
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  let text = value === null || value === undefined ? "-inf" : String(value);
+  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
 /** The matrices as one tidy CSV: a line per number, `matrix,row,column,value`. */
