@@ -3,14 +3,16 @@
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from app.config import get_settings
 from app.core.diagnostics import Diagnosis, diagnose
-from app.core.matrix_files import read_matrix
+from app.core.matrix_files import file_too_large, read_matrix
 
 EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2
+NO_MEMORY = "not enough memory to check this file"
 
 
 def positive_int(text: str) -> int:
@@ -36,39 +38,56 @@ def build_parser() -> argparse.ArgumentParser:
         "check-causal",
         help="check attention weights for leaks from the future",
         description="Print every head's verdict on a .npy (saved with allow_pickle=False), .json or .csv "
-        "file of attention weights, shape [n, n], [h, n, n] or [layers, h, n, n]. "
-        "Exit status: 0 causal, 1 leaks, 2 unreadable or invalid.",
+        "file of attention weights, shape [n, n], [h, n, n] or [layers, h, n, n], within the limits of "
+        "POST /api/diagnose (ATTENTION_MAX_UPLOAD_BYTES, 2 MB by default). "
+        "Exit status: 0 causal, 1 leaks, 2 unreadable, too large or invalid.",
     )
     check.add_argument("file", type=Path, metavar="FILE", help="the attention weights")
     return parser
 
 
-def format_table(result: Diagnosis) -> str:
-    """One line per head, then the overall verdict and summary."""
-    lines = [f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  signature"]
-    for h in result.heads:
-        lines.append(
+def table_lines(result: Diagnosis) -> Iterator[str]:
+    """One line per head, then the overall verdict and summary; each head's line is made as it is printed."""
+    yield f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  signature"
+    for h in result.each_head():
+        yield (
             f"{h.layer:>5}  {h.head:>4}  {h.max_future:>10.6f}  {h.future_mass:>11.6f}  "
             f"{h.verdict:<7}  {h.signature}"
         )
-    lines.append("")
-    lines.append(result.summary)  # opens with the verdict: "causal: ..." or "leaks: ..."
-    return "\n".join(lines)
+    yield ""
+    yield result.summary  # opens with the verdict: "causal: ..." or "leaks: ..."
 
 
 def check_causal(path: Path, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    """Diagnose the file at ``path`` with the API's own reader; the exit status is the verdict."""
+    """Diagnose the file at ``path`` with the API's own reader and limits; the exit status is the verdict.
+
+    At most the upload limit plus one byte is read, so a larger file, a device or a pipe that never ends
+    (/dev/zero) is refused as the API refuses it, not read until memory runs out. Exit 1 means a head
+    leaks and nothing else: whatever stops the check is 2.
+    """
+    limit = get_settings().max_upload_bytes
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(limit + 1)
     except OSError as error:
         print(f"check-causal: cannot read {path}: {error.strerror or error}", file=err)
+        return EXIT_UNREADABLE
+    except MemoryError:
+        print(f"check-causal: {path}: {NO_MEMORY}", file=err)
+        return EXIT_UNREADABLE
+    if len(data) > limit:
+        print(f"check-causal: {path}: {file_too_large(limit)}", file=err)
         return EXIT_UNREADABLE
     try:
         result = diagnose(read_matrix(path.name, data))
     except ValueError as error:  # FileError, UnsupportedFileType, MatrixError
         print(f"check-causal: {path}: {error}", file=err)
         return EXIT_UNREADABLE
-    print(format_table(result), file=out)
+    except MemoryError:
+        print(f"check-causal: {path}: {NO_MEMORY}", file=err)
+        return EXIT_UNREADABLE
+    for line in table_lines(result):
+        print(line, file=out)
     return EXIT_CAUSAL if result.verdict == "causal" else EXIT_LEAKS
 
 

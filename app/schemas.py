@@ -124,8 +124,8 @@ DiagnoseSignature = Literal["causal", "zero_fill", "unmasked"]
 
 
 class DiagnoseHead(BaseModel):
-    layer: int
-    head: int
+    layer: int = Field(description="the layer, from 0; an [n, n] or [h, n, n] upload is layer 0")
+    head: int = Field(description="the head within its layer, from 0")
     max_future: float = Field(description="the largest weight strictly above the diagonal (key j > query i)")
     future_mass: float = Field(description="mean over query rows of the row's weight on keys j > i")
     verdict: DiagnoseVerdict = Field(description='"causal" exactly when max_future is 0.0')
@@ -135,11 +135,35 @@ class DiagnoseHead(BaseModel):
     )
 
 
+class DiagnoseLayer(BaseModel):
+    layer: int = Field(description="the layer, from 0")
+    heads: int = Field(description="heads in the layer")
+    leaking: int = Field(description='heads of the layer whose verdict is "leaks": zero_fill + unmasked')
+    zero_fill: int = Field(description='leaking heads with the signature "zero_fill" (the ×0 bug)')
+    unmasked: int = Field(description='leaking heads with the signature "unmasked"')
+    max_future: float = Field(
+        description="the largest max_future of the layer's heads; 0.0 when all are causal"
+    )
+
+
 class DiagnoseResponse(BaseModel):
     shape: list[int] = Field(description="the uploaded array's shape: [n, n], [h, n, n] or [layers, h, n, n]")
-    heads: list[DiagnoseHead] = Field(description="one entry per head, in (layer, head) order")
+    heads: list[DiagnoseHead] = Field(
+        description="every head, in (layer, head) order, when there are at most 1,024; past that only the "
+        "leaking heads, the first 1,024 in (layer, head) order"
+    )
+    heads_total: int = Field(description="heads in the upload: layers × heads per layer")
+    heads_listed: int = Field(
+        description="entries in heads: heads_total up to 1,024 heads, else the leaking heads, at most 1,024"
+    )
+    layers: list[DiagnoseLayer] = Field(
+        description="one record per layer, in order, counting every head whether listed or not"
+    )
     verdict: DiagnoseVerdict = Field(description='"causal" when every head is')
-    summary: str
+    summary: str = Field(
+        description='one or two sentences: the verdict ("causal: ..." or "leaks: ..."), how many heads leak '
+        "and with which signature, and the worst head"
+    )
     weights: list[list[list[list[float]]]] | None = Field(
         description="[layer][head][query i][key j], the upload reshaped to four dimensions, for drawing; "
         "null unless there are at most 64 heads of at most 32 positions"

@@ -13,6 +13,11 @@ Figures:
 - memory in process: tracemalloc's peak while the ASGI app handles the request (body fed in 64 KiB
   chunks, as a server would), against tracemalloc's peak of np.load;
 - memory of the server: growth of its peak RSS (VmHWM) over the idle RSS after the requests, Linux only.
+
+A second table holds files whose cost would grow with their heads or lines rather than their bytes, each
+under 2 MB: the largest upload allowed (8,192 heads, its leaking ones listed) and the hostile ones the
+limits refuse (half a million heads of .npy, 149,000 heads of .json, a million .csv lines). For each: the
+status, the median time and the tracemalloc peak of the whole request in process, and the answer's size.
 """
 
 from __future__ import annotations
@@ -99,20 +104,42 @@ def chunked(body: bytes) -> list[bytes]:
     return [body[i : i + 65536] for i in range(0, len(body), 65536)]
 
 
-def asgi_post(app: object, body_chunks: list[bytes]) -> int:
-    """Handle one POST /api/diagnose in process, fed the body's 64 KiB chunks; return the status."""
+def bounded_cases() -> dict[str, tuple[str, bytes]]:
+    """Files under 2 MB whose work would grow with their heads or lines: one allowed, three refused."""
+    leaky = np.broadcast_to(np.full((11, 11), 1 / 11), (32, 256, 11, 11)).astype(np.float16)  # ×0 signature
+    causal = np.broadcast_to(np.eye(11, dtype=np.float16), (32, 256, 11, 11))
+    largest = np.where((np.arange(32 * 256) % 3 == 0).reshape(32, 256, 1, 1), leaky, causal)
+    many = np.ascontiguousarray(np.broadcast_to(np.eye(2, dtype=np.uint8), (500_000, 2, 2)))
+    cases = {}
+    for label, name, array in (
+        ("8,192 heads (largest allowed)", "w.npy", largest),
+        ("[500000,2,2] uint8", "w.npy", many),
+    ):
+        buffer = io.BytesIO()
+        np.save(buffer, array)
+        cases[label] = (name, buffer.getvalue())
+    cases["149,000 heads .json"] = ("w.json", ("[" + ",".join(["[[1,0],[0,1]]"] * 149_000) + "]").encode())
+    cases["10^6 lines .csv"] = ("w.csv", b"1\n" * 1_000_000)
+    return cases
+
+
+def asgi_post(app: object, body_chunks: list[bytes]) -> tuple[int, int]:
+    """Handle one POST /api/diagnose in process, fed the body's 64 KiB chunks; the status and answer bytes."""
     chunks = list(body_chunks)  # a list of references: the bytes themselves are not copied
     length = sum(len(chunk) for chunk in chunks)
     status = 0
+    answered = 0
 
     async def receive() -> dict:
         chunk = chunks.pop(0) if chunks else b""
         return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
 
     async def send(message: dict) -> None:
-        nonlocal status
+        nonlocal status, answered
         if message["type"] == "http.response.start":
             status = message["status"]
+        else:
+            answered += len(message.get("body", b""))
 
     scope = {
         "type": "http",
@@ -132,7 +159,7 @@ def asgi_post(app: object, body_chunks: list[bytes]) -> int:
         "server": ("127.0.0.1", 8000),
     }
     asyncio.run(app(scope, receive, send))  # type: ignore[operator]
-    return status
+    return status, answered
 
 
 def server_pid(base: str) -> int | None:
@@ -191,10 +218,18 @@ def main() -> None:
 
                 http = median_seconds(post, args.repeat)
                 load_peak = traced_peak(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False))
-                assert asgi_post(app, body) == 200
+                assert asgi_post(app, body)[0] == 200
                 app_peak = traced_peak(lambda b=body: asgi_post(app, b))
                 rows.append((label, size, baseline_mb, core / size, http / size, app_peak, load_peak))
             peak_kib = rss_kib(pid, "VmHWM") if pid else 0
+    bounded = []
+    for label, (name, data) in bounded_cases().items():
+        body = chunked(multipart(name, data))
+        status, answered = asgi_post(app, body)
+        seconds = median_seconds(lambda b=body: asgi_post(app, b), args.repeat)
+        bounded.append(
+            (label, len(data) / MB, status, seconds, traced_peak(lambda b=body: asgi_post(app, b)), answered)
+        )
 
     print(f"upload limit: {LIMIT // MB} MiB (ATTENTION_MAX_UPLOAD_BYTES); median of {args.repeat} runs")
     print("baseline: np.load(BytesIO(bytes), allow_pickle=False) of the [12,12,64,64] float32 .npy")
@@ -216,6 +251,13 @@ def main() -> None:
             f"server peak RSS growth over idle during all requests: {growth:.1f} MiB "
             f"({growth / npy_mib:.1f}× the largest file, {npy_mib:.2f} MiB)"
         )
+
+    print()
+    print("bounded by the limits: the whole request in process (multipart, read, diagnose, answer)")
+    print(f"{'case':32s} {'MiB':>5s} {'status':>6s} {'ms':>8s} {'peak MiB':>8s} {'answer KiB':>10s}")
+    for label, size, status, seconds, peak, answered in bounded:
+        figures = f"{status:6d} {seconds * 1e3:8.1f} {peak / MB:8.1f} {answered / 1024:10.1f}"
+        print(f"{label:32s} {size:5.2f} {figures}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
-"""``python -m app check-causal FILE``: the table, the verdict and the exit status 0 / 1 / 2."""
+"""``python -m app check-causal FILE``: the table, the verdict and the exit status 0 / 1 / 2, and the
+API's limits: a bounded read, and the same refusals."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -11,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.__main__ import build_parser
+import app.__main__ as cli
+from app.__main__ import build_parser, check_causal
 from app.core.attention import apply_mask, softmax
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,10 +24,18 @@ HEADER = "layer  head  max_future  future_mass  verdict  signature"
 
 
 def check(
-    *args: str, command: tuple[str, ...] = (sys.executable, "-m", "app")
+    *args: str,
+    command: tuple[str, ...] = (sys.executable, "-m", "app"),
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [*command, "check-causal", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        [*command, "check-causal", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -94,6 +106,75 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout) == (2, "")
     assert (
         result.stderr == f"check-causal: cannot read {tmp_path / 'nowhere.npy'}: No such file or directory\n"
+    )
+
+
+def test_an_endless_file_is_refused_at_the_upload_limit_with_the_apis_words() -> None:
+    """/dev/zero never ends: the check reads the limit and one byte more, then stops with status 2."""
+    result = check("/dev/zero", timeout=20)  # a safety net: the answer comes in well under a second
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "check-causal: /dev/zero: file too large: the limit is 2 MB (2,097,152 bytes)\n"
+
+
+def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path) -> None:
+    at_limit = tmp_path / "w.csv"
+    at_limit.write_bytes(b"1,0\n0,1\n" + b"\n" * 992)  # trailing blank lines are allowed
+    assert at_limit.stat().st_size == 1000
+    result = check(str(at_limit), env={"ATTENTION_MAX_UPLOAD_BYTES": "1000"})
+    assert (result.returncode, result.stderr) == (0, "")
+    over = tmp_path / "over.csv"
+    over.write_bytes(at_limit.read_bytes() + b"\n")
+    result = check(str(over), env={"ATTENTION_MAX_UPLOAD_BYTES": "1000"})
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"check-causal: {over}: file too large: the limit is 1,000 bytes\n"
+
+
+def test_the_limits_on_heads_are_the_apis(tmp_path: Path) -> None:
+    path = tmp_path / "heads.npy"
+    np.save(path, np.ascontiguousarray(np.broadcast_to(np.eye(2, dtype=np.uint8), (500_000, 2, 2))))
+    result = check(str(path))
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"check-causal: {path}: the array holds 500,000 heads (shape [500000, 2, 2]): at most 8,192 heads "
+        "are diagnosed (layers × heads)\n"
+    )
+
+
+def test_the_table_lists_every_head_even_past_the_apis_listing(tmp_path: Path) -> None:
+    weights = np.broadcast_to(np.eye(3), (8, 256, 3, 3)).copy()
+    weights[7, 255] = 1 / 3  # one leak, in the last head: uniform rows, the ×0 signature
+    path = tmp_path / "big.npy"
+    np.save(path, weights)
+    result = check(str(path))
+    assert (result.returncode, result.stderr) == (1, "")
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1 + 2048 + 2
+    assert lines[2048] == "    7   255    0.333333     0.333333  leaks    zero_fill"
+    assert lines[-1].startswith(
+        "leaks: 1 of 2,048 heads puts weight on future positions (j > i): 1 with the ×0"
+    )
+
+
+def test_a_directory_exits_2(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert check_causal(tmp_path, out, err) == 2
+    assert (out.getvalue(), err.getvalue()) == ("", f"check-causal: cannot read {tmp_path}: Is a directory\n")
+
+
+def test_running_out_of_memory_exits_2_not_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exit status 1 says a head leaks; a check that could not finish must not say it."""
+    path = tmp_path / "w.csv"
+    path.write_text("1,0\n0,1\n")
+
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(cli, "diagnose", exhausted)
+    out, err = io.StringIO(), io.StringIO()
+    assert check_causal(path, out, err) == 2
+    assert (out.getvalue(), err.getvalue()) == (
+        "",
+        f"check-causal: {path}: not enough memory to check this file\n",
     )
 
 

@@ -3,7 +3,9 @@ attention is causal (the strict-upper-triangle verdict and the fingerprint of th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Literal
 
 import numpy as np
@@ -47,6 +49,13 @@ Signature = Literal["causal", "zero_fill", "unmasked"]
 
 MIN_POSITIONS = 2
 MAX_POSITIONS = 512
+# A file's bytes do not bound the work: a 2 MB .npy of shape [500000, 2, 2] is half a million heads, and the
+# work and the answer grow with the heads. These bound them whatever the file; check_shape judges them.
+MAX_LAYERS = 256
+MAX_HEADS_PER_LAYER = 256
+MAX_HEADS = 8192  # layers × heads
+# An answer lists every head up to this many; past it only the leaking heads, at most this many.
+LISTED_HEADS = 1024
 ROW_SUM_TOLERANCE = 1e-3
 EQUAL_RTOL = 1e-6
 
@@ -68,41 +77,173 @@ class HeadDiagnosis:
 
 
 @dataclass(frozen=True)
+class LayerDiagnosis:
+    """How many heads of one layer leak, and how: leaking = zero_fill + unmasked."""
+
+    layer: int
+    heads: int
+    leaking: int
+    zero_fill: int
+    unmasked: int
+    max_future: float  # the largest of its heads'
+
+
+@dataclass(frozen=True)
 class Diagnosis:
-    """Every head's verdict, and the weights normalised to (layers, h, n, n)."""
+    """Every head's figures as (layers, h) arrays, and the weights normalised to (layers, h, n, n).
+
+    The figures stay arrays: a record per head is a Python object, and 8,192 of them cost more than the
+    numpy work. Records are built only for the heads a caller asks for (each_head, listed_heads), one at a
+    time; the verdict, the summary and the per-layer counts are computed on the arrays.
+    """
 
     shape: tuple[int, ...]
     weights: AnyFloatArray  # the input viewed as (layers, h, n, n), in its own float dtype
-    heads: list[HeadDiagnosis]
+    max_future: AnyFloatArray  # (layers, h), in the weights' dtype
+    future_mass: FloatArray  # (layers, h)
+    zero_fill: NDArray[np.bool_]  # (layers, h): the ×0 signature, which only a leaking head can show
+
+    @property
+    def leaks(self) -> NDArray[np.bool_]:
+        """(layers, h): any positive weight above the diagonal."""
+        leaks: NDArray[np.bool_] = self.max_future > 0.0
+        return leaks
+
+    @property
+    def head_count(self) -> int:
+        """layers × h."""
+        return int(self.max_future.size)
 
     @property
     def verdict(self) -> Verdict:
-        return "causal" if all(h.verdict == "causal" for h in self.heads) else "leaks"
+        return "leaks" if self.leaks.any() else "causal"
 
     @property
     def summary(self) -> str:
         """One or two sentences a reader can act on."""
-        total = len(self.heads)
-        leaky = [h for h in self.heads if h.verdict == "leaks"]
+        total = self.head_count
+        leaky = int(self.leaks.sum())
         if not leaky:
-            every = "the head puts" if total == 1 else f"all {total} heads put"
+            every = "the head puts" if total == 1 else f"all {total:,} heads put"
             return f"causal: {every} exactly zero weight on future positions (j > i)."
-        zero_fill = sum(h.signature == "zero_fill" for h in leaky)
-        unmasked = len(leaky) - zero_fill
-        worst = max(leaky, key=lambda h: h.max_future)
+        zero_fill = int(self.zero_fill.sum())
+        unmasked = leaky - zero_fill
+        # The first largest in (layer, head) order: (layers, h) -> (layer, head)
+        layer, head = np.unravel_index(int(np.argmax(self.max_future)), self.max_future.shape)
         kinds = []
         if zero_fill:
             kinds.append(
-                f"{zero_fill} with the ×0 signature (equal future weights along each row: "
+                f"{zero_fill:,} with the ×0 signature (equal future weights along each row: "
                 "masked_fill(mask, 0) instead of -inf)"
             )
         if unmasked:
-            kinds.append(f"{unmasked} unmasked (free weight on the future)")
-        some = f"{len(leaky)} of {total} heads put" if total > 1 else "the head puts"
+            kinds.append(f"{unmasked:,} unmasked (free weight on the future)")
+        if total == 1:
+            some = "the head puts"
+        else:
+            some = f"{leaky:,} of {total:,} heads {'puts' if leaky == 1 else 'put'}"
         return (
             f"leaks: {some} weight on future positions (j > i): {' and '.join(kinds)}. "
-            f"Worst: head ({worst.layer}, {worst.head}), {worst.max_future:.3g} on a single future key."
+            f"Worst: head ({layer}, {head}), {self.max_future[layer, head]:.3g} on a single future key."
         )
+
+    def each_head(self, which: NDArray[np.bool_] | None = None) -> Iterator[HeadDiagnosis]:
+        """A record for every head where ``which`` (layers, h) is True, or for every head, in (layer, head)
+        order, built as the caller asks for it: a caller that stops early or prints as it goes never holds
+        a record per head."""
+        h = self.max_future.shape[1]
+        # (layers, h) -> (k,) flat indices, in C order: (layer, head) order
+        chosen = np.arange(self.head_count) if which is None else np.flatnonzero(which)
+        # Python numbers for the chosen heads, made in one call per figure rather than one per head
+        max_future = self.max_future.ravel()[chosen].tolist()
+        future_mass = self.future_mass.ravel()[chosen].tolist()
+        leaks = self.leaks.ravel()[chosen].tolist()
+        zero_fill = self.zero_fill.ravel()[chosen].tolist()
+        for k, most, mass, leak, zero in zip(
+            chosen.tolist(), max_future, future_mass, leaks, zero_fill, strict=True
+        ):
+            layer, head = divmod(k, h)
+            yield HeadDiagnosis(
+                layer=layer,
+                head=head,
+                max_future=most,
+                future_mass=mass,
+                verdict="leaks" if leak else "causal",
+                signature="causal" if not leak else "zero_fill" if zero else "unmasked",
+            )
+
+    def listed_heads(self) -> list[HeadDiagnosis]:
+        """The heads an answer lists: all of them up to LISTED_HEADS; past it only the leaking heads, the
+        first LISTED_HEADS in (layer, head) order (by_layer still counts every head)."""
+        which = None if self.head_count <= LISTED_HEADS else self.leaks
+        return list(islice(self.each_head(which), LISTED_HEADS))
+
+    def by_layer(self) -> list[LayerDiagnosis]:
+        """One record per layer (at most MAX_LAYERS): where the leaks are, whatever the heads listed."""
+        # (layers, h) -> (layers,)
+        leaking = self.leaks.sum(axis=1).tolist()
+        zero_fill = self.zero_fill.sum(axis=1).tolist()
+        max_future = self.max_future.max(axis=1).tolist()
+        h = self.max_future.shape[1]
+        return [
+            LayerDiagnosis(
+                layer=layer, heads=h, leaking=leaky, zero_fill=zero, unmasked=leaky - zero, max_future=most
+            )
+            for layer, (leaky, zero, most) in enumerate(zip(leaking, zero_fill, max_future, strict=True))
+        ]
+
+
+def check_limits(shape: tuple[int, ...]) -> None:
+    """A MatrixError when a shape of 2 to 4 dimensions is past a limit on the work: more than MAX_POSITIONS
+    positions, MAX_LAYERS layers, MAX_HEADS_PER_LAYER heads per layer or MAX_HEADS heads in all.
+
+    Only the upper bounds, so that a reader can judge the shape a file claims before building anything
+    from it (app.core.matrix_files: a .npy header, the first element at each depth of nested lists); the
+    number of dimensions and the square are judged by check_shape, once the shape is known for sure.
+    """
+    if not 2 <= len(shape) <= 4:
+        return
+    *lead, rows, keys = shape
+    if max(rows, keys) > MAX_POSITIONS:
+        size = f"n = {rows:,}" if rows == keys else f"a head of {rows:,} × {keys:,}"
+        raise MatrixError(f"{size} is too large: at most {MAX_POSITIONS} positions")
+    layers, heads = (1, 1, *lead)[-2:]  # [n, n] is one head; [h, n, n] one layer
+    where = f"shape {list(shape)}"
+    if layers * heads > MAX_HEADS:
+        raise MatrixError(
+            f"the array holds {layers * heads:,} heads ({where}): "
+            f"at most {MAX_HEADS:,} heads are diagnosed (layers × heads)"
+        )
+    if layers > MAX_LAYERS:
+        raise MatrixError(
+            f"the array holds {layers:,} layers ({where}): at most {MAX_LAYERS} layers are diagnosed"
+        )
+    if heads > MAX_HEADS_PER_LAYER:
+        raise MatrixError(
+            f"the array holds {heads:,} heads per layer ({where}): "
+            f"at most {MAX_HEADS_PER_LAYER} heads per layer are diagnosed"
+        )
+
+
+def check_shape(shape: tuple[int, ...]) -> None:
+    """A MatrixError naming the first thing wrong with the shape of an attention array: the number of
+    dimensions, a non-square block, n out of range, a limit passed (check_limits) or no heads at all."""
+    if len(shape) not in (2, 3, 4):
+        raise MatrixError(
+            f"expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape {list(shape)} "
+            f"({len(shape)} dimension{'' if len(shape) == 1 else 's'})"
+        )
+    if shape[-1] != shape[-2]:
+        raise MatrixError(
+            f"the last two dimensions must be equal (queries × keys over the same positions), "
+            f"got {shape[-2]} × {shape[-1]}"
+        )
+    n = shape[-1]
+    if n < MIN_POSITIONS:
+        raise MatrixError(f"n = {n} is too small: a causal check needs at least {MIN_POSITIONS} positions")
+    check_limits(shape)
+    if 0 in shape:
+        raise MatrixError(f"the array holds no heads: shape {list(shape)}")
 
 
 def _as_heads(weights: ArrayLike) -> tuple[tuple[int, ...], AnyFloatArray]:
@@ -118,23 +259,7 @@ def _as_heads(weights: ArrayLike) -> tuple[tuple[int, ...], AnyFloatArray]:
     if w.dtype.kind not in "fiu":
         raise MatrixError(f"the weights must be real numbers, got values of type {w.dtype}")
     shape = tuple(int(s) for s in w.shape)
-    if w.ndim not in (2, 3, 4):
-        raise MatrixError(
-            f"expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape {list(shape)} "
-            f"({w.ndim} dimension{'' if w.ndim == 1 else 's'})"
-        )
-    if shape[-1] != shape[-2]:
-        raise MatrixError(
-            f"the last two dimensions must be equal (queries × keys over the same positions), "
-            f"got {shape[-2]} × {shape[-1]}"
-        )
-    n = shape[-1]
-    if n < MIN_POSITIONS:
-        raise MatrixError(f"n = {n} is too small: a causal check needs at least {MIN_POSITIONS} positions")
-    if n > MAX_POSITIONS:
-        raise MatrixError(f"n = {n} is too large: at most {MAX_POSITIONS} positions")
-    if 0 in shape:
-        raise MatrixError(f"the array holds no heads: shape {list(shape)}")
+    check_shape(shape)
     # (n, n) -> (1, 1, n, n);  (h, n, n) -> (1, h, n, n)
     floats = w if w.dtype.kind == "f" else w.astype(np.float64)
     return shape, floats.reshape((1,) * (4 - w.ndim) + shape)
@@ -201,42 +326,27 @@ def zero_fill_signature(w: AnyFloatArray) -> NDArray[np.bool_]:
 def diagnose(weights: ArrayLike) -> Diagnosis:
     """The strict-upper-triangle verdict for every head of an attention array.
 
-    ``weights`` has shape [n, n], [h, n, n] or [layers, h, n, n] (2 ≤ n ≤ 512), each row a distribution
-    over keys. Heads are numbered (layer, head): an [n, n] array is head (0, 0), an [h, n, n] one layer 0.
-    For each head, with the future being the keys j > i:
+    ``weights`` has shape [n, n], [h, n, n] or [layers, h, n, n] (2 ≤ n ≤ 512, at most 256 layers of at
+    most 256 heads and 8,192 heads in all), each row a distribution over keys. Heads are numbered
+    (layer, head): an [n, n] array is head (0, 0), an [h, n, n] one layer 0. For each head, with the
+    future being the keys j > i:
 
         max_future  = max_{j > i} w_ij
         future_mass = mean_i Σ_{j > i} w_ij
         verdict     = "causal" if max_future == 0.0 else "leaks"    (any positive future weight fails)
         signature   = "causal", "zero_fill" (the ×0 bug, see zero_fill_signature) or "unmasked"
 
-    A MatrixError names the first thing wrong: the dimensions, a non-square block, n out of range, a
-    non-finite or negative weight, or a row that does not sum to 1 within 1e-3.
+    A MatrixError names the first thing wrong: the shape (check_shape), a non-finite or negative weight,
+    or a row that does not sum to 1 within 1e-3. The shape is judged before any per-element work.
     """
     shape, w = _as_heads(weights)  # (layers, h, n, n)
     _check_distributions(w)
-    layers, h, n, _ = w.shape
+    n = w.shape[-1]
     future = causal_mask(n)  # (n, n): True for j > i
     max_future = np.max(w, axis=(-2, -1), where=future, initial=0.0)  # (layers, h, n, n) -> (layers, h)
     # future_share without its masked copy of w: (layers, h, n, n) -> (layers, h, n) -> (layers, h)
     future_mass = np.sum(w, axis=-1, where=future, dtype=np.float64).mean(axis=-1)
     zero_fill = zero_fill_signature(w)  # (layers, h)
-
-    heads: list[HeadDiagnosis] = []
-    for layer in range(layers):
-        for head in range(h):
-            leaks = bool(max_future[layer, head] > 0.0)
-            signature: Signature = (
-                "causal" if not leaks else "zero_fill" if zero_fill[layer, head] else "unmasked"
-            )
-            heads.append(
-                HeadDiagnosis(
-                    layer=layer,
-                    head=head,
-                    max_future=float(max_future[layer, head]),
-                    future_mass=float(future_mass[layer, head]),
-                    verdict="leaks" if leaks else "causal",
-                    signature=signature,
-                )
-            )
-    return Diagnosis(shape=shape, weights=w, heads=heads)
+    return Diagnosis(
+        shape=shape, weights=w, max_future=max_future, future_mass=future_mass, zero_fill=zero_fill
+    )

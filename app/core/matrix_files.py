@@ -3,12 +3,21 @@
 The type comes from the file name's extension and is checked against the content. Nothing here executes,
 unpickles, evaluates or writes anything:
 
-- ``.npy``: the header is read and checked first (a real-number dtype, and as many data bytes as the
-  shape promises), then ``np.load(..., allow_pickle=False)``; an object array, which only pickle can
-  hold, is refused.
-- ``.json``: ``json.loads`` with the non-standard ``NaN`` and ``Infinity`` tokens refused, then a walk
-  that accepts only rectangular nested lists of numbers (or an object whose ``"weights"`` key holds them).
+- ``.npy``: the header is read and checked first (a real-number dtype, as many data bytes as the shape
+  promises, and the shape itself), then ``np.load(..., allow_pickle=False)``; an object array, which only
+  pickle can hold, is refused.
+- ``.json``: ``json.loads`` with the non-standard ``NaN`` and ``Infinity`` tokens refused; the shape the
+  nested lists claim (the length at each depth of the first element) is judged against the limits; then
+  a walk that accepts only rectangular nested lists of numbers (or an object whose ``"weights"`` key holds
+  them), and the conversion to an array.
 - ``.csv``: one matrix, comma separated, every cell a plain decimal number; blank lines only at the end.
+  Reading stops at the first line past MAX_POSITIONS, or a line of more than MAX_POSITIONS values,
+  before any number is converted.
+
+A file's bytes do not bound the work (a 2 MB .npy can hold half a million heads), so each format is
+judged against the diagnosis's limits as soon as it shows its shape, before the work that grows with it.
+The limits are not repeated here: the reader imports app.core.diagnostics' own checks (check_shape,
+check_limits, MAX_POSITIONS), so a file is refused with the same words, whether early or by the diagnosis.
 
 The API and the CLI share this module; errors are worded for the person who sent the file.
 """
@@ -24,6 +33,16 @@ from pathlib import PurePosixPath
 import numpy as np
 from numpy.typing import NDArray
 
+from app.core.diagnostics import (
+    MAX_HEADS,
+    MAX_LAYERS,
+    MAX_POSITIONS,
+    MIN_POSITIONS,
+    MatrixError,
+    check_limits,
+    check_shape,
+)
+
 SUFFIXES = (".npy", ".json", ".csv")
 NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
 NPY_VERSIONS = ((1, 0), (2, 0), (3, 0))
@@ -31,6 +50,7 @@ MAX_DEPTH = 4  # [layers, h, n, n]
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # Within this alphabet float() accepts exactly the NUMBER pattern (no nan, inf or 1_000), and is faster.
 CSV_CHARACTERS = re.compile(r"[0-9eE+\-.,\s]*")
+NOT_BLANK = re.compile(r"\S")
 
 
 class FileError(ValueError):
@@ -39,6 +59,12 @@ class FileError(ValueError):
 
 class UnsupportedFileType(FileError):
     """The file is not .npy, .json or .csv, or its content is not what its extension says."""
+
+
+def file_too_large(limit: int) -> str:
+    """Why a file over ``limit`` bytes is refused: the 413 of POST /api/diagnose and check-causal's words."""
+    size = f"{limit / 2**20:g} MB ({limit:,} bytes)" if limit >= 2**20 else f"{limit:,} bytes"
+    return f"file too large: the limit is {size}"
 
 
 def file_type(filename: str | None) -> str:
@@ -53,7 +79,9 @@ def file_type(filename: str | None) -> str:
 def read_matrix(filename: str | None, data: bytes) -> NDArray[np.generic]:
     """The numeric array held in ``data``, read according to the extension of ``filename``.
 
-    Shapes and values are not judged here beyond what reading needs; app.core.diagnostics.diagnose does that.
+    Values are not judged here beyond what reading needs, and shapes only against the diagnosis's limits,
+    as early as the format allows; app.core.diagnostics.diagnose judges the rest. Errors are FileError, or
+    MatrixError for a shape that cannot be diagnosed.
     """
     suffix = file_type(filename)
     if not data:
@@ -110,6 +138,7 @@ def _read_npy(data: bytes) -> NDArray[np.generic]:
             f"the .npy file is cut short: its header promises shape {list(shape)} of {dtype} "
             f"({promised:,} bytes) but {present:,} bytes follow"
         )
+    check_shape(tuple(shape))  # before np.load builds the array, let alone a record per head
     try:
         array: NDArray[np.generic] = np.load(io.BytesIO(data), allow_pickle=False)
     except ValueError as error:
@@ -123,6 +152,7 @@ def _refuse_constant(name: str) -> float:
 
 def _read_json(text: str) -> NDArray[np.float64]:
     """Nested lists of numbers, or an object whose "weights" key holds them."""
+    _count_lists(text)
     try:
         # parse_int=float: every number becomes a float, and an absurdly long integer becomes inf (refused
         # later as not finite) instead of a Python int of unbounded size.
@@ -143,8 +173,55 @@ def _read_json(text: str) -> NDArray[np.float64]:
             f'the .json file must hold nested lists of numbers (or an object with a "weights" key), '
             f"not {_json_kind(value)}"
         )
+    check_limits(_claimed_shape(value))
     _nested_shape(value, where, depth=1)
     return np.array(value, dtype=np.float64)
+
+
+def _count_lists(text: str) -> None:
+    """A MatrixError when the text has more lists than an array within the limits could have, judged
+    before json.loads builds a Python object for every list and number (2 MB of [[1,0],[1,0]] is 150,000
+    heads and 450,000 lists, and building them holds the interpreter for half a second).
+
+    Counting "[" costs a millisecond. The row length n is claimed by the first innermost list, read off
+    the text up to the first "]". An array of L layers of H heads of n positions has 1 + L + L·H·(n + 1)
+    lists and L·H·n² numbers of at least two characters each ("0,"), so L·H ≤ min(MAX_HEADS, chars / 2n²).
+    More lists than that are too many heads, or rows of other lengths than the first.
+    """
+    first_end = text.find("]")
+    if first_end < 0:
+        return  # no list closes: json.loads says what is wrong
+    leaf = text[text.rfind("[", 0, first_end) + 1 : first_end]
+    n = max(leaf.count(",") + 1 if leaf.strip() else 0, MIN_POSITIONS)
+    most = 1 + MAX_LAYERS + min(MAX_HEADS, len(text) // (2 * n * n)) * (n + 1)
+    lists = text.count("[")
+    if lists <= most:
+        return
+    if text.count("[", 0, first_end) > MAX_DEPTH:  # the first innermost list is deeper than [layers, h, n, n]
+        raise FileError("the .json file is nested too deeply to be an attention array")
+    heads = (lists - 1) // (n + 1)  # [h, n, n]: 1 + h·(n + 1) lists
+    if heads > MAX_HEADS:
+        raise MatrixError(
+            f"the .json file holds {lists:,} lists, about {heads:,} heads of {n} positions: "
+            f"at most {MAX_HEADS:,} heads are diagnosed (layers × heads)"
+        )
+    raise MatrixError(
+        f"the .json file holds {lists:,} lists, more than {len(text):,} characters of rows of {n} numbers "
+        f"(as its first row has) can: the lists are ragged"
+    )
+
+
+def _claimed_shape(value: list[object]) -> tuple[int, ...]:
+    """The shape the nested lists claim: the length of the first element at each depth, one depth past
+    MAX_DEPTH at most. It costs one step per depth, where the walk that checks it costs one per number."""
+    shape: list[int] = []
+    item: object = value
+    while isinstance(item, list) and len(shape) <= MAX_DEPTH:
+        shape.append(len(item))
+        if not item:
+            break
+        item = item[0]
+    return tuple(shape)
 
 
 def _json_kind(value: object) -> str:
@@ -193,11 +270,36 @@ def _shape_text(shape: tuple[int, ...]) -> str:
     return f"has shape {list(shape)}" if shape else "is a number"
 
 
-def _read_csv(text: str) -> NDArray[np.float64]:
-    """One matrix: a line per query row, comma-separated numbers; blank lines are allowed only at the end."""
-    lines = [line.rstrip("\r") for line in text.split("\n")]
+def _csv_lines(text: str) -> list[str]:
+    """The lines of a .csv matrix, without the blank ones at its end, cut one at a time: a FileError as soon
+    as there is more than an [n, n] matrix with n ≤ MAX_POSITIONS could hold, before any number is read."""
+    lines: list[str] = []
+    start = 0
+    while start <= len(text) and len(lines) < MAX_POSITIONS:
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        line = text[start:end].rstrip("\r")
+        values = line.count(",") + 1
+        if values > MAX_POSITIONS:
+            raise FileError(
+                f"line {len(lines) + 1} of the .csv file has {values:,} values: a .csv file holds one "
+                f"[n, n] matrix, and n is at most {MAX_POSITIONS} positions"
+            )
+        lines.append(line)
+        start = end + 1
+    if NOT_BLANK.search(text, start):
+        raise FileError(
+            f"the .csv file has more than {MAX_POSITIONS} lines: it holds one [n, n] matrix, and n is at "
+            f"most {MAX_POSITIONS} positions"
+        )
     while lines and not lines[-1].strip():
         lines.pop()
+    return lines
+
+
+def _read_csv(text: str) -> NDArray[np.float64]:
+    """One matrix: a line per query row, comma-separated numbers; blank lines are allowed only at the end."""
+    lines = _csv_lines(text)
     if not lines:
         raise FileError("the .csv file is empty")
     rows: list[list[float]] = []

@@ -17,10 +17,19 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect
 
 from app.config import Settings, get_settings
-from app.core.diagnostics import MatrixError, diagnose
-from app.core.matrix_files import FileError, UnsupportedFileType, read_matrix
+from app.core.diagnostics import (
+    LISTED_HEADS,
+    MAX_HEADS,
+    MAX_HEADS_PER_LAYER,
+    MAX_LAYERS,
+    MAX_POSITIONS,
+    MIN_POSITIONS,
+    MatrixError,
+    diagnose,
+)
+from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, read_matrix
 from app.errors import refusal
-from app.schemas import DiagnoseHead, DiagnoseResponse
+from app.schemas import DiagnoseHead, DiagnoseLayer, DiagnoseResponse
 
 router = APIRouter(prefix="/api", tags=["diagnose"])
 
@@ -44,7 +53,12 @@ UPLOAD_BODY = {
                             "type": "string",
                             "format": "binary",
                             "description": ".npy (saved with allow_pickle=False), .json or .csv, at most "
-                            "2 MB; shape [n, n], [h, n, n] or [layers, h, n, n] with 2 ≤ n ≤ 512",
+                            "2 MB; shape [n, n], [h, n, n] or [layers, h, n, n] with "
+                            f"{MIN_POSITIONS} ≤ n ≤ {MAX_POSITIONS}, at most {MAX_LAYERS} layers of at most "
+                            f"{MAX_HEADS_PER_LAYER} heads and {MAX_HEADS:,} heads in all (a 422 names the "
+                            f"limit passed). The answer lists every head up to {LISTED_HEADS:,}; past that, "
+                            f"only the leaking heads, the first {LISTED_HEADS:,} in (layer, head) order, "
+                            "while its layers count every head, layer by layer",
                         }
                     },
                 }
@@ -59,8 +73,8 @@ class UploadTooLarge(Exception):
 
 
 def too_large(limit: int) -> HTTPException:
-    size = f"{limit / 2**20:g} MB ({limit:,} bytes)" if limit >= 2**20 else f"{limit:,} bytes"
-    return HTTPException(status_code=413, detail=f"file too large: the limit is {size}")
+    """The 413 for a file over ``limit`` bytes, in the words check-causal uses too."""
+    return HTTPException(status_code=413, detail=file_too_large(limit))
 
 
 class FilePart:
@@ -165,9 +179,13 @@ def diagnose_file(filename: str | None, data: bytes) -> DiagnoseResponse:
         raise HTTPException(status_code=422, detail=str(error)) from error
     layers, h, n, _ = result.weights.shape
     small = layers * h <= PREVIEW_HEADS and n <= PREVIEW_POSITIONS
+    heads = [DiagnoseHead(**asdict(head)) for head in result.listed_heads()]
     return DiagnoseResponse(
         shape=list(result.shape),
-        heads=[DiagnoseHead(**asdict(head)) for head in result.heads],
+        heads=heads,
+        heads_total=result.head_count,
+        heads_listed=len(heads),
+        layers=[DiagnoseLayer(**asdict(layer)) for layer in result.by_layer()],
         verdict=result.verdict,
         summary=result.summary,
         weights=result.weights.tolist() if small else None,
@@ -181,7 +199,10 @@ def diagnose_file(filename: str | None, data: bytes) -> DiagnoseResponse:
     responses={
         413: refusal("the file is larger than the upload limit (2 MB)"),
         415: refusal("not .npy, .json or .csv, or the content does not match the extension"),
-        422: refusal("no file field, or a file that is not a valid attention array"),
+        422: refusal(
+            "no file field, a file that is not a valid attention array, or one past a limit on positions, "
+            "layers or heads"
+        ),
     },
 )
 async def diagnose_upload(

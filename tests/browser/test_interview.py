@@ -244,6 +244,47 @@ def test_a_large_upload_gets_a_table_instead_of_heatmaps(watched_page, tmp_path:
     expect(region.locator("svg.heatmap")).to_have_count(0)
 
 
+def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(
+    watched_page, artifacts, tmp_path
+):
+    """2,048 heads, three of them leaking: the server lists those three; the figure says so, from the answer,
+    and shows every layer's count."""
+    page, _ = watched_page
+    figure = open_interview(page)
+    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
+    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 1, axis=1)  # each row on the next key: unmasked
+    weights[7, 255] = 0.25  # uniform: the ×0 signature
+    path = tmp_path / "model.npy"
+    np.save(path, weights.astype(np.float16))
+    answer = page.request.post(
+        "/api/diagnose",
+        multipart={
+            "file": {"name": "model.npy", "mimeType": "application/octet-stream", "buffer": path.read_bytes()}
+        },
+    ).json()
+    assert (answer["heads_listed"], answer["heads_total"]) == (3, 2048)
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    region = diagnosis(figure)
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    expect(region.locator(".diagnose__listed")).to_have_text(
+        re.compile(r"^Heads listed: 3 of the 2,048\. .*lists only those that leak")
+    )
+    layers = region.get_by_role("region", name="Leaking heads, layer by layer")
+    expect(layers.locator("tbody tr")).to_have_count(8)
+    expect(layers.locator("tbody tr").nth(2).locator("td")).to_have_text(["2", "256", "1", "0", "1", "1.00"])
+    expect(layers.locator("tbody tr").nth(7).locator("td")).to_have_text(["7", "256", "1", "1", "0", "0.250"])
+    listed = region.get_by_role("region", name="The leaking heads listed")
+    expect(listed.locator("tbody tr td:first-child")).to_have_text(["(2, 7)", "(5, 0)", "(7, 255)"])
+    region.screenshot(path=str(artifacts / "interview-diagnose-listing.png"))
+
+    small = tmp_path / "small.csv"
+    small.write_text("1,0\n0,1\n")  # a small file again: every head listed, and no note
+    figure.get_by_label("Attention file").set_input_files(str(small))
+    expect(region.locator(".verdict__meta").first).to_have_text("small.csv · shape [2, 2]")
+    expect(region.locator(".diagnose__listed")).to_have_count(0)
+    expect(region.locator(".diagnose-head")).to_have_count(1)
+
+
 def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts, tmp_path: Path):
     page, _ = phone_page
     figure = open_interview(page)

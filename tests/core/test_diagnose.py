@@ -1,6 +1,9 @@
-"""The structural diagnosis in app.core.diagnostics: verdicts by invariant, signatures, every MatrixError."""
+"""The structural diagnosis in app.core.diagnostics: verdicts by invariant, signatures, every MatrixError,
+the limits on the work and the heads an answer lists."""
 
 from __future__ import annotations
+
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -9,7 +12,15 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from app.core.attention import apply_mask, causal_mask, softmax
-from app.core.diagnostics import MatrixError, diagnose, future_leak, zero_fill_signature
+from app.core.diagnostics import (
+    LISTED_HEADS,
+    MAX_HEADS,
+    Diagnosis,
+    MatrixError,
+    diagnose,
+    future_leak,
+    zero_fill_signature,
+)
 
 FAST = settings(max_examples=60, deadline=None)
 SCORES = st.floats(-6.0, 6.0, allow_nan=False, allow_infinity=False, width=64)
@@ -44,9 +55,9 @@ def reference(weights: np.ndarray) -> list[tuple[float, float]]:
 def test_a_causal_row_stochastic_array_always_passes(weights: np.ndarray) -> None:
     result = diagnose(weights)
     assert result.verdict == "causal"
-    assert all(h.verdict == h.signature == "causal" for h in result.heads)
-    assert all(h.max_future == 0.0 and h.future_mass == 0.0 for h in result.heads)
-    assert len(result.heads) == int(np.prod(weights.shape[:-2]))
+    assert all(h.verdict == h.signature == "causal" for h in result.each_head())
+    assert all(h.max_future == 0.0 and h.future_mass == 0.0 for h in result.each_head())
+    assert len(list(result.each_head())) == int(np.prod(weights.shape[:-2]))
 
 
 @FAST
@@ -65,10 +76,10 @@ def test_any_positive_weight_above_the_diagonal_fails(weights: np.ndarray, data:
     result = diagnose(leaky)
     assert result.verdict == "leaks"
     flat = int(np.ravel_multi_index(head, weights.shape[:-2])) if head else 0
-    bad = result.heads[flat]
+    bad = list(result.each_head())[flat]
     assert (bad.verdict, bad.max_future) == ("leaks", row[j])
     assert bad.signature != "causal"
-    assert sum(h.verdict == "leaks" for h in result.heads) == 1
+    assert sum(h.verdict == "leaks" for h in result.each_head()) == 1
 
 
 @FAST
@@ -78,7 +89,7 @@ def test_the_times_zero_mask_is_recognised_as_zero_fill(lead: tuple, n: int, dat
     weights = softmax(apply_mask(scores, "zero"))  # the masked_fill(mask, 0) bug
     result = diagnose(weights)
     assert result.verdict == "leaks"
-    assert {h.signature for h in result.heads} == {"zero_fill"}
+    assert {h.signature for h in result.each_head()} == {"zero_fill"}
     assert "×0 signature" in result.summary
 
 
@@ -90,7 +101,7 @@ def test_random_unmasked_softmax_is_unmasked(lead: tuple, n: int, data: st.DataO
     weights = softmax(apply_mask(cents / 100.0, "none"))
     result = diagnose(weights)
     assert result.verdict == "leaks"
-    assert {h.signature for h in result.heads} == {"unmasked"}
+    assert {h.signature for h in result.each_head()} == {"unmasked"}
 
 
 @FAST
@@ -106,7 +117,7 @@ def test_figures_equal_a_plain_loop(lead: tuple, n: int, mode: str, data: st.Dat
     scores = data.draw(arrays(np.float64, (*lead, n, n), elements=SCORES))
     weights = softmax(apply_mask(scores, mode))  # type: ignore[arg-type]
     result = diagnose(weights)
-    for head, (max_future, mass) in zip(result.heads, reference(weights), strict=True):
+    for head, (max_future, mass) in zip(result.each_head(), reference(weights), strict=True):
         assert head.max_future == max_future
         assert head.future_mass == pytest.approx(mass, rel=1e-12)
 
@@ -115,27 +126,27 @@ def test_heads_are_numbered_layer_then_head() -> None:
     weights = softmax(apply_mask(np.zeros((2, 3, 4, 4)), "neg_inf"))
     weights[1, 2] = softmax(np.zeros((4, 4)))  # one uniform, unmasked head: layer 1, head 2
     result = diagnose(weights)
-    assert [(h.layer, h.head) for h in result.heads] == [
+    assert [(h.layer, h.head) for h in result.each_head()] == [
         (layer, head) for layer in (0, 1) for head in (0, 1, 2)
     ]
-    assert [h.verdict for h in result.heads] == ["causal"] * 5 + ["leaks"]
+    assert [h.verdict for h in result.each_head()] == ["causal"] * 5 + ["leaks"]
     assert result.shape == (2, 3, 4, 4)
     assert result.weights.shape == (2, 3, 4, 4)
-    assert [(h.layer, h.head) for h in diagnose(weights[1]).heads] == [(0, 0), (0, 1), (0, 2)]
-    assert [(h.layer, h.head) for h in diagnose(weights[1, 2]).heads] == [(0, 0)]
+    assert [(h.layer, h.head) for h in diagnose(weights[1]).each_head()] == [(0, 0), (0, 1), (0, 2)]
+    assert [(h.layer, h.head) for h in diagnose(weights[1, 2]).each_head()] == [(0, 0)]
     assert diagnose(weights[1, 2]).weights.shape == (1, 1, 4, 4)
 
 
 def test_future_mass_matches_the_leak_meter() -> None:
     uniform = np.full((5, 5), 0.2)
-    (head,) = diagnose(uniform).heads
+    (head,) = diagnose(uniform).each_head()
     assert head.future_mass == pytest.approx(0.4) == pytest.approx(future_leak(uniform))
     assert head.max_future == pytest.approx(0.2)
 
 
 def test_zero_fill_needs_a_row_with_two_future_keys() -> None:
     # With n = 2 the only leaky row has one future key: nothing to compare, so the bug cannot be told apart.
-    (head,) = diagnose(softmax(apply_mask(np.array([[1.0, 2.0], [3.0, 4.0]]), "zero"))).heads
+    (head,) = diagnose(softmax(apply_mask(np.array([[1.0, 2.0], [3.0, 4.0]]), "zero"))).each_head()
     assert (head.verdict, head.signature) == ("leaks", "unmasked")
 
 
@@ -149,30 +160,30 @@ def test_rows_whose_future_underflowed_prove_nothing() -> None:
             [0.25, 0.25, 0.25, 0.25],
         ]
     )
-    (head,) = diagnose(w).heads
+    (head,) = diagnose(w).each_head()
     assert (head.verdict, head.signature) == ("leaks", "unmasked")
     assert not zero_fill_signature(w)
 
 
 def test_exactly_uniform_rows_match_the_zero_fill_signature() -> None:
     """Documented: uniform attention cannot be told apart from the ×0 bug by its weights alone."""
-    (head,) = diagnose(np.full((4, 4), 0.25)).heads
+    (head,) = diagnose(np.full((4, 4), 0.25)).each_head()
     assert head.signature == "zero_fill"
 
 
 def test_equal_means_equal_to_a_relative_tolerance_of_one_in_a_million() -> None:
     w = np.full((3, 3), 1 / 3)
     w[0, 1:] = [1 / 3 * (1 + 5e-7), 1 / 3 * (1 - 5e-7)]
-    assert diagnose(w).heads[0].signature == "zero_fill"
+    assert next(diagnose(w).each_head()).signature == "zero_fill"
     w[0, 1:] = [1 / 3 * (1 + 5e-6), 1 / 3 * (1 - 5e-6)]
-    assert diagnose(w).heads[0].signature == "unmasked"
+    assert next(diagnose(w).each_head()).signature == "unmasked"
 
 
 def test_float32_and_float16_weights_are_read_at_their_precision() -> None:
     scores = np.random.default_rng(0).normal(size=(4, 6, 6))
     for dtype in (np.float32, np.float16):
         zero = diagnose(softmax(apply_mask(scores, "zero")).astype(dtype))
-        assert {h.signature for h in zero.heads} == {"zero_fill"}
+        assert {h.signature for h in zero.each_head()} == {"zero_fill"}
         assert diagnose(softmax(apply_mask(scores, "neg_inf")).astype(dtype)).verdict == "causal"
 
 
@@ -197,6 +208,10 @@ def test_the_summaries() -> None:
     )
     unmasked = softmax(np.array([[0.0, 1.0, 2.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))
     mixed = np.stack([causal[0], softmax(apply_mask(np.eye(3), "zero")), unmasked])
+    assert diagnose(mixed[[0, 0, 2]]).summary == (
+        "leaks: 1 of 3 heads puts weight on future positions (j > i): 1 unmasked (free weight on the "
+        "future). Worst: head (0, 2), 0.665 on a single future key."
+    )
     assert diagnose(mixed).summary == (
         "leaks: 2 of 3 heads put weight on future positions (j > i): 1 with the ×0 signature (equal future "
         "weights along each row: masked_fill(mask, 0) instead of -inf) and 1 unmasked (free weight on the "
@@ -273,3 +288,133 @@ def test_rows_may_sum_to_one_within_a_thousandth() -> None:
 
 def test_a_matrix_error_is_a_value_error() -> None:
     assert issubclass(MatrixError, ValueError)
+
+
+# ---- the limits on the work, and the heads an answer lists ------------------------------------------------
+
+
+def model(layers: int, h: int, zero_fill: np.ndarray, unmasked: np.ndarray, n: int = 4) -> np.ndarray:
+    """(layers, h, n, n) weights: each head looks at its own position (causal), except the heads where
+    ``zero_fill`` (layers, h) is True, uniform (the ×0 signature), and where ``unmasked`` is True, each row
+    on the key after it (a leak with a single future key per row, so no ×0 signature)."""
+    w = np.broadcast_to(np.eye(n), (layers, h, n, n)).copy()
+    w[zero_fill] = 1 / n
+    w[unmasked] = np.roll(np.eye(n), 1, axis=1)  # row i on key i + 1; the last row wraps round to key 0
+    return w
+
+
+def every_third(layers: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """Masks (layers, h): heads 0, 3, 6, ... in (layer, head) order leak, alternately ×0 and unmasked."""
+    k = np.arange(layers * h).reshape(layers, h)
+    return k % 6 == 0, k % 6 == 3
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ((500_000, 2, 2), "the array holds 500,000 heads (shape [500000, 2, 2]): at most 8,192 heads are "
+         "diagnosed (layers × heads)"),
+        ((33, 256, 2, 2), "the array holds 8,448 heads (shape [33, 256, 2, 2]): at most 8,192 heads are "
+         "diagnosed (layers × heads)"),
+        ((257, 1, 2, 2), "the array holds 257 layers (shape [257, 1, 2, 2]): at most 256 layers are "
+         "diagnosed"),
+        ((1, 257, 2, 2), "the array holds 257 heads per layer (shape [1, 257, 2, 2]): at most 256 heads per "
+         "layer are diagnosed"),
+        ((257, 2, 2), "the array holds 257 heads per layer (shape [257, 2, 2]): at most 256 heads per layer "
+         "are diagnosed"),
+    ],
+)  # fmt: skip
+def test_a_shape_past_a_limit_on_the_work_is_named(shape: tuple[int, ...], message: str) -> None:
+    with pytest.raises(MatrixError) as caught:
+        diagnose(np.broadcast_to(np.eye(2), shape))
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("shape", [(256, 32, 2, 2), (32, 256, 2, 2), (256, 2, 2), (512, 512)])
+def test_shapes_at_the_limits_are_diagnosed(shape: tuple[int, ...]) -> None:
+    result = diagnose(np.broadcast_to(np.eye(shape[-1]), shape))
+    assert result.verdict == "causal"
+    assert result.head_count == int(np.prod(shape[:-2])) <= MAX_HEADS
+
+
+def test_the_shape_is_judged_before_any_work_on_the_weights() -> None:
+    """Half a million uint8 heads would cost 16 MB as float64 before any check: the shape refuses them."""
+    weights = np.ascontiguousarray(np.broadcast_to(np.eye(2, dtype=np.uint8), (500_000, 2, 2)))
+    tracemalloc.start()
+    try:
+        with pytest.raises(MatrixError, match="500,000 heads"):
+            diagnose(weights)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 1024
+
+
+def test_each_head_builds_the_heads_asked_for_in_layer_then_head_order() -> None:
+    zero_fill, unmasked = every_third(3, 5)
+    result = diagnose(model(3, 5, zero_fill, unmasked))
+    every = list(result.each_head())
+    assert [(h.layer, h.head) for h in every] == [(layer, head) for layer in range(3) for head in range(5)]
+    leaking = list(result.each_head(result.leaks))
+    assert leaking == [h for h in every if h.verdict == "leaks"]
+    assert [(h.layer, h.head, h.signature) for h in leaking] == [
+        (0, 0, "zero_fill"), (0, 3, "unmasked"), (1, 1, "zero_fill"), (1, 4, "unmasked"), (2, 2, "zero_fill"),
+    ]  # fmt: skip
+
+
+def test_every_head_is_listed_up_to_the_threshold() -> None:
+    layers = LISTED_HEADS // 256
+    zero_fill, unmasked = every_third(layers, 256)
+    result = diagnose(model(layers, 256, zero_fill, unmasked))
+    assert result.head_count == LISTED_HEADS
+    assert result.listed_heads() == list(result.each_head())
+
+
+def test_past_the_threshold_only_the_first_leaking_heads_are_listed() -> None:
+    zero_fill, unmasked = every_third(32, 256)  # 8,192 heads, 2,731 of them leaking
+    result = diagnose(model(32, 256, zero_fill, unmasked))
+    listed = result.listed_heads()
+    assert len(listed) == LISTED_HEADS
+    assert listed == list(result.each_head(result.leaks))[:LISTED_HEADS]
+    assert {h.verdict for h in listed} == {"leaks"}
+    assert (listed[-1].layer, listed[-1].head) == divmod(3 * (LISTED_HEADS - 1), 256)
+    assert result.summary == (
+        "leaks: 2,731 of 8,192 heads put weight on future positions (j > i): 1,366 with the ×0 signature "
+        "(equal future weights along each row: masked_fill(mask, 0) instead of -inf) and 1,365 unmasked "
+        "(free weight on the future). Worst: head (0, 3), 1 on a single future key."
+    )
+
+
+def test_past_the_threshold_a_few_leaks_are_all_listed_and_a_causal_model_lists_none() -> None:
+    zero_fill = np.zeros((8, 256), dtype=bool)
+    unmasked = zero_fill.copy()
+    unmasked[2, 7] = unmasked[5, 0] = zero_fill[7, 255] = True
+    result = diagnose(model(8, 256, zero_fill, unmasked))
+    assert [(h.layer, h.head, h.signature) for h in result.listed_heads()] == [
+        (2, 7, "unmasked"), (5, 0, "unmasked"), (7, 255, "zero_fill"),
+    ]  # fmt: skip
+    assert diagnose(model(8, 256, zero_fill & False, unmasked & False)).listed_heads() == []
+
+
+def by_layer_reference(result: Diagnosis) -> list[tuple[int, int, int, int, int, float]]:
+    """The per-layer counts, as a plain loop over every head's record."""
+    rows: dict[int, list] = {}
+    for h in result.each_head():
+        row = rows.setdefault(h.layer, [h.layer, 0, 0, 0, 0, 0.0])
+        row[1] += 1
+        row[2] += h.verdict == "leaks"
+        row[3] += h.signature == "zero_fill"
+        row[4] += h.signature == "unmasked"
+        row[5] = max(row[5], h.max_future)
+    return [tuple(row) for row in rows.values()]  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("lead", [(), (5,), (4, 3), (32, 256)])
+def test_the_layer_counts_equal_a_plain_loop_over_the_heads(lead: tuple[int, ...]) -> None:
+    layers, h = (1, 1, *lead)[-2:]
+    zero_fill, unmasked = every_third(layers, h)
+    result = diagnose(model(layers, h, zero_fill, unmasked).reshape(*lead, 4, 4))
+    counts = [(r.layer, r.heads, r.leaking, r.zero_fill, r.unmasked, r.max_future) for r in result.by_layer()]
+    assert counts == by_layer_reference(result)
+    assert sum(r.heads for r in result.by_layer()) == result.head_count
+    assert all(r.leaking == r.zero_fill + r.unmasked for r in result.by_layer())

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -11,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core import matrix_files
-from app.core.matrix_files import FileError, UnsupportedFileType, file_type, read_matrix
+from app.core.diagnostics import MatrixError, diagnose
+from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, file_type, read_matrix
 
 
 def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
@@ -232,3 +235,160 @@ def test_a_csv_cell_is_read_exactly_when_it_is_a_plain_decimal_number(cell: str)
 
 def test_file_errors_are_value_errors() -> None:
     assert issubclass(UnsupportedFileType, FileError) and issubclass(FileError, ValueError)
+
+
+# ---- the limits on the work: judged as soon as the file shows its shape ----------------------------------
+
+
+def traced_peak(work: Callable[[], object]) -> int:
+    """Peak bytes allocated (numpy included) while ``work`` runs, above what was allocated before."""
+    tracemalloc.start()
+    try:
+        base, _ = tracemalloc.get_traced_memory()
+        work()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - base
+
+
+def past_a_limit(name: str, data: bytes) -> str:
+    """The message of the MatrixError that ``data`` gets from the reader, or from the diagnosis after it."""
+    with pytest.raises(MatrixError) as caught:
+        diagnose(read_matrix(name, data))
+    return str(caught.value)
+
+
+HALF_A_MILLION_HEADS = (
+    "the array holds 500,000 heads (shape [500000, 2, 2]): at most 8,192 heads are diagnosed (layers × heads)"
+)
+CSV_LINES = (
+    "the .csv file has more than 512 lines: it holds one [n, n] matrix, and n is at most 512 positions"
+)
+
+
+def test_an_npy_header_past_the_limits_is_refused_before_np_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 MB of file, half a million heads: refused on its header, without np.load or a float copy."""
+    data = npy(np.ascontiguousarray(np.broadcast_to(np.eye(2, dtype=np.uint8), (500_000, 2, 2))))
+    assert len(data) < 2 * 2**20
+    monkeypatch.setattr(matrix_files.np, "load", lambda *a, **k: pytest.fail("np.load ran"))
+    assert past_a_limit("w.npy", data) == HALF_A_MILLION_HEADS
+    assert traced_peak(lambda: pytest.raises(MatrixError, read_matrix, "w.npy", data)) < 256 * 1024
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ((257, 1, 2, 2), "the array holds 257 layers (shape [257, 1, 2, 2]): at most 256 layers are "
+         "diagnosed"),
+        ((257, 2, 2), "the array holds 257 heads per layer (shape [257, 2, 2]): at most 256 heads per layer "
+         "are diagnosed"),
+        ((2, 513, 513), "n = 513 is too large: at most 512 positions"),
+    ],
+)  # fmt: skip
+def test_every_npy_header_limit_is_named(
+    monkeypatch: pytest.MonkeyPatch, shape: tuple[int, ...], message: str
+) -> None:
+    data = npy(np.zeros(shape, dtype=np.uint8))
+    monkeypatch.setattr(matrix_files.np, "load", lambda *a, **k: pytest.fail("np.load ran"))
+    assert past_a_limit("w.npy", data) == message
+
+
+def test_json_of_149000_heads_is_refused_by_counting_its_lists(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2 MB of tiny heads is 447,001 lists: counted in the text, refused before json.loads builds one."""
+    heads = "[" + ",".join(["[[1,0],[0,1]]"] * 148_999 + ['[["a",0],[0,1]]']) + "]"
+    assert len(heads) < 2 * 2**20
+    monkeypatch.setattr(matrix_files.json, "loads", lambda *a, **k: pytest.fail("json.loads ran"))
+    assert past_a_limit("w.json", heads.encode()) == (
+        "the .json file holds 447,001 lists, about 149,000 heads of 2 positions: at most 8,192 heads are "
+        "diagnosed (layers × heads)"
+    )
+    data = heads.encode()
+    # The text decoded from the bytes is all it holds: no list, no float.
+    assert traced_peak(lambda: pytest.raises(MatrixError, read_matrix, "w.json", data)) < len(data) + 2**20
+
+
+def test_json_whose_rows_claim_few_positions_but_hold_many_lists_is_refused_unread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first row of 512 numbers, then 300,000 empty lists: no array within the limits has so many lists
+    for its size, whatever its first row says."""
+    text = "[[[" + ",".join(["0"] * 512) + "]]," + ",".join(["[]"] * 300_000) + "]"
+    monkeypatch.setattr(matrix_files.json, "loads", lambda *a, **k: pytest.fail("json.loads ran"))
+    assert past_a_limit("w.json", text.encode()) == (
+        "the .json file holds 300,003 lists, more than 901,029 characters of rows of 512 numbers (as its "
+        "first row has) can: the lists are ragged"
+    )
+    deep = "[" + ",".join(["[[[[1]]]]"] * 200_000) + "]"  # five deep: no attention array
+    assert refused("w.json", deep.encode()) == "the .json file is nested too deeply to be an attention array"
+
+
+def test_json_within_the_list_count_is_judged_on_the_shape_its_first_elements_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """9,000 heads of one position pass the count (18,001 lists) and are refused on the shape json.loads
+    shows, before the walk would reach the string at the end or np.array would run."""
+    heads = "[" + ",".join(["[[1]]"] * 8_999 + ['[["a"]]']) + "]"
+    monkeypatch.setattr(matrix_files.np, "array", lambda *a, **k: pytest.fail("converted to an array"))
+    assert past_a_limit("w.json", heads.encode()) == (
+        "the array holds 9,000 heads (shape [9000, 1, 1]): at most 8,192 heads are diagnosed (layers × heads)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([[[[1]]]] * 257, "the array holds 257 layers (shape [257, 1, 1, 1]): at most 256 layers are "
+         "diagnosed"),
+        ([[[0.5] * 600] * 2], "a head of 2 × 600 is too large: at most 512 positions"),
+        ([[1] * 513], "a head of 1 × 513 is too large: at most 512 positions"),
+        ({"weights": [[[1.0]]] * 9000}, "the array holds 9,000 heads (shape [9000, 1, 1]): at most 8,192 "
+         "heads are diagnosed (layers × heads)"),
+    ],
+)  # fmt: skip
+def test_every_json_limit_is_named(weights: object, message: str) -> None:
+    assert past_a_limit("w.json", json.dumps(weights).encode()) == message
+
+
+def test_json_within_the_limits_keeps_its_precise_complaints() -> None:
+    """The claimed shape is judged only for limits: structure is still reported where it breaks."""
+    assert refused("w.json", b"[[]]") == "the list at [0] is empty"
+    assert (
+        refused("w.json", b"[[1, 0], [0, 1, 0]]")
+        == "the lists are ragged: [1] has shape [3] but [0] has shape [2]"
+    )
+
+
+def test_a_csv_of_a_million_lines_is_refused_at_line_513() -> None:
+    """Nothing past line 512 is split or converted: the garbage on line 600 is never reached, and the
+    reader's peak memory is the decoded text, not a list of a million lines."""
+    lines = ["1"] * 1_000_000
+    lines[599] = "garbage"
+    data = "\n".join(lines).encode()
+    assert len(data) < 2 * 2**20
+    assert refused("w.csv", data) == CSV_LINES
+    assert traced_peak(lambda: pytest.raises(FileError, read_matrix, "w.csv", data)) < len(data) + 256 * 1024
+
+
+def test_a_csv_line_of_more_than_512_values_is_refused_before_its_numbers_are_read() -> None:
+    text = "1,0\n" + ",".join(["x"] * 600) + "\n"
+    assert refused("w.csv", text.encode()) == (
+        "line 2 of the .csv file has 600 values: a .csv file holds one [n, n] matrix, and n is at most 512 "
+        "positions"
+    )
+
+
+def test_a_csv_at_the_limit_is_read_and_blank_lines_after_it_do_not_count() -> None:
+    rows = np.eye(512, dtype=np.int64).astype(str)
+    text = "\n".join(",".join(row) for row in rows) + "\n" * 1000
+    assert read_matrix("w.csv", text.encode()).shape == (512, 512)
+    assert refused("w.csv", (text + "1").encode()) == CSV_LINES
+
+
+@pytest.mark.parametrize(
+    ("limit", "text"),
+    [(2 * 2**20, "file too large: the limit is 2 MB (2,097,152 bytes)"),
+     (1000, "file too large: the limit is 1,000 bytes")],
+)  # fmt: skip
+def test_the_size_limit_reads_the_same_everywhere(limit: int, text: str) -> None:
+    assert file_too_large(limit) == text

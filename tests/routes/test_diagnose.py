@@ -1,8 +1,10 @@
-"""POST /api/diagnose: each file type and shape, the exact body of every 4xx, the size cap, and no disk."""
+"""POST /api/diagnose: each file type and shape, the exact body of every 4xx, the size cap, no disk, and a
+bounded answer whatever the file holds."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import os
@@ -18,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from app.config import Settings, get_settings
 from app.core.attention import apply_mask, softmax
+from app.core.diagnostics import LISTED_HEADS, MAX_HEADS
 from app.main import create_app
 
 LIMIT = 2 * 1024 * 1024
@@ -64,6 +67,9 @@ def test_a_csv_matrix_gets_the_whole_answer(client: TestClient) -> None:
                 "signature": "causal",
             }
         ],
+        "heads_total": 1,
+        "heads_listed": 1,
+        "layers": [{"layer": 0, "heads": 1, "leaking": 0, "zero_fill": 0, "unmasked": 0, "max_future": 0.0}],
         "verdict": "causal",
         "summary": "causal: the head puts exactly zero weight on future positions (j > i).",
         "weights": [[[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]]],
@@ -115,6 +121,119 @@ def test_the_weights_come_back_only_for_at_most_64_heads_of_at_most_32_positions
     body = diagnosed(client, "w.npy", npy(np.ascontiguousarray(weights)))
     assert (body["weights"] is not None) is drawn
     assert len(body["heads"]) == int(np.prod(shape[:-2]))
+
+
+@functools.cache
+def hostile_files() -> dict[str, tuple[str, bytes, str]]:
+    """Files under 2 MB whose work grows with their heads or lines, not their bytes; and the 422 each gets."""
+    eye = np.eye(2, dtype=np.uint8)
+    heads = "the array holds {} heads (shape {}): at most 8,192 heads are diagnosed (layers × heads)"
+    return {
+        "half a million heads in 2 MB of .npy": (
+            "w.npy",
+            npy(np.ascontiguousarray(np.broadcast_to(eye, (500_000, 2, 2)))),
+            heads.format("500,000", "[500000, 2, 2]"),
+        ),
+        "149,000 tiny heads of .json": (
+            "w.json",
+            ("[" + ",".join(["[[1,0],[0,1]]"] * 149_000) + "]").encode(),
+            "the .json file holds 447,001 lists, about 149,000 heads of 2 positions: at most 8,192 heads are "
+            "diagnosed (layers × heads)",
+        ),
+        "a million .csv rows": (
+            "w.csv",
+            b"1\n" * 1_000_000,
+            "the .csv file has more than 512 lines: it holds one [n, n] matrix, and n is at most 512 "
+            "positions",
+        ),
+        "one .csv row of 600,000 values": (
+            "w.csv",
+            b"0," * 599_999 + b"1\n",
+            "line 1 of the .csv file has 600,000 values: a .csv file holds one [n, n] matrix, and n is at "
+            "most 512 positions",
+        ),
+        "257 layers": (
+            "w.npy",
+            npy(np.ascontiguousarray(np.broadcast_to(eye, (257, 1, 2, 2)))),
+            "the array holds 257 layers (shape [257, 1, 2, 2]): at most 256 layers are diagnosed",
+        ),
+        "257 heads in a layer": (
+            "w.npy",
+            npy(np.ascontiguousarray(np.broadcast_to(eye, (1, 257, 2, 2)))),
+            "the array holds 257 heads per layer (shape [1, 257, 2, 2]): at most 256 heads per layer are "
+            "diagnosed",
+        ),
+        "8,448 heads": (
+            "w.npy",
+            npy(np.ascontiguousarray(np.broadcast_to(eye, (33, 256, 2, 2)))),
+            heads.format("8,448", "[33, 256, 2, 2]"),
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", list(hostile_files()))
+def test_a_file_past_a_limit_on_the_work_gets_a_422_naming_it(client: TestClient, case: str) -> None:
+    name, data, detail = hostile_files()[case]
+    assert len(data) <= LIMIT
+    assert upload(client, name, data) == (422, {"detail": detail})
+
+
+def mixed_model(layers: int, h: int, n: int, dtype: type = np.float64) -> tuple[np.ndarray, np.ndarray]:
+    """(layers, h, n, n) weights where heads 0, 3, 6, ... in (layer, head) order leak, alternately with the
+    ×0 signature (uniform rows) and unmasked (each row on the next key); the rest attend to themselves.
+    Also the (layers, h) mask of the leaking heads."""
+    k = np.arange(layers * h).reshape(layers, h)
+    w = np.broadcast_to(np.eye(n, dtype=dtype), (layers, h, n, n)).copy()
+    w[k % 6 == 0] = 1 / n
+    w[k % 6 == 3] = np.roll(np.eye(n), 1, axis=1)
+    return w, k % 3 == 0
+
+
+def test_the_largest_upload_allowed_gets_a_small_answer(client: TestClient) -> None:
+    """8,192 heads of 11 positions in float16, 1.9 MB: every head diagnosed, the leaking ones listed up to
+    1,024, the layers counting all of them, and an answer of about a tenth of a megabyte."""
+    weights, leaks = mixed_model(32, 256, 11, np.float16)
+    data = npy(weights)
+    assert len(data) <= LIMIT
+    response = client.post("/api/diagnose", files={"file": ("w.npy", data)})
+    assert response.status_code == 200
+    assert len(response.content) < 2**20
+    body = response.json()
+    assert (body["heads_total"], body["heads_listed"], len(body["heads"])) == (
+        MAX_HEADS,
+        LISTED_HEADS,
+        LISTED_HEADS,
+    )
+    expected = [tuple(int(i) for i in divmod(k, 256)) for k in np.flatnonzero(leaks)[:LISTED_HEADS]]
+    assert [(h["layer"], h["head"]) for h in body["heads"]] == expected
+    assert {h["verdict"] for h in body["heads"]} == {"leaks"}
+    layers = body["layers"]
+    assert [layer["layer"] for layer in layers] == list(range(32))
+    assert sum(layer["heads"] for layer in layers) == MAX_HEADS
+    assert sum(layer["leaking"] for layer in layers) == int(leaks.sum()) == 2731
+    assert all(layer["leaking"] == layer["zero_fill"] + layer["unmasked"] for layer in layers)
+    assert body["summary"].startswith("leaks: 2,731 of 8,192 heads put weight on future positions (j > i)")
+    assert body["weights"] is None
+
+
+def test_past_the_threshold_a_causal_model_lists_no_head_and_counts_every_layer(client: TestClient) -> None:
+    weights = np.ascontiguousarray(np.broadcast_to(np.eye(4, dtype=np.uint8), (5, 256, 4, 4)))
+    body = diagnosed(client, "w.npy", npy(weights))
+    assert (body["verdict"], body["heads"], body["heads_total"], body["heads_listed"]) == (
+        "causal",
+        [],
+        1280,
+        0,
+    )
+    assert body["summary"] == "causal: all 1,280 heads put exactly zero weight on future positions (j > i)."
+    assert [(layer["heads"], layer["leaking"]) for layer in body["layers"]] == [(256, 0)] * 5
+
+
+def test_up_to_the_threshold_every_head_is_listed(client: TestClient) -> None:
+    weights, leaks = mixed_model(4, 256, 3)
+    body = diagnosed(client, "w.npy", npy(weights))
+    assert body["heads_total"] == body["heads_listed"] == len(body["heads"]) == LISTED_HEADS
+    assert [h["verdict"] == "leaks" for h in body["heads"]] == leaks.ravel().tolist()
 
 
 @pytest.mark.parametrize(
@@ -347,3 +466,14 @@ def test_openapi_documents_the_upload(client: TestClient) -> None:
     assert form["required"] == ["file"] and form["properties"]["file"]["format"] == "binary"
     assert {"200", "413", "415", "422"} <= set(operation["responses"])
     assert operation["tags"] == ["diagnose"]
+    for limit in ("2 MB", "2 ≤ n ≤ 512", "256 layers", "256 heads", "8,192 heads", f"up to {LISTED_HEADS:,}"):
+        assert limit in form["properties"]["file"]["description"], limit
+
+
+def test_openapi_describes_every_field_of_the_answer(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("DiagnoseHead", "DiagnoseLayer", "DiagnoseResponse"):
+        for name, field in schemas[model]["properties"].items():
+            assert field.get("description"), f"{model}.{name}"
+    heads = schemas["DiagnoseResponse"]["properties"]["heads"]["description"]
+    assert f"at most {LISTED_HEADS:,}" in heads and f"the first {LISTED_HEADS:,}" in heads

@@ -28,6 +28,7 @@ const DEBOUNCE_MS = 300;
 const SAMPLE_COUNT = 5;
 
 const modelColour = (mask) => headColour(COLOUR_INDEX[mask] ?? 0);
+const grouped = (x) => x.toLocaleString("en-US");
 const pct = (x) => {
   const p = x * 100;
   if (p === 0) return "0%";
@@ -81,6 +82,32 @@ function element(tag, className, text) {
   if (className) el.className = className;
   if (text !== undefined) el.textContent = text;
   return el;
+}
+
+/** A scrolling table that takes keyboard focus: a caption, `columns` as its header, then one row per
+ * { className, cells }. */
+function tableRegion(label, columns, rows) {
+  const table = element("table", "diagnose__table");
+  table.createCaption().textContent = label;
+  const head = element("tr");
+  for (const c of columns) {
+    const th = element("th", "", c);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  table.append(element("thead"), element("tbody"));
+  table.tHead.appendChild(head);
+  for (const { className, cells } of rows) {
+    const tr = element("tr", className);
+    for (const v of cells) tr.appendChild(element("td", "", v));
+    table.tBodies[0].appendChild(tr);
+  }
+  const wrap = element("div", "diagnose__table-wrap");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", label);
+  wrap.appendChild(table);
+  return wrap;
 }
 
 export class Interview {
@@ -583,39 +610,45 @@ export class Interview {
     verdict.append(badge, summary);
     const meta = element("p", "verdict__meta", `${source} · shape [${answer.shape.join(", ")}]`);
     result.append(verdict, meta);
+    // Past a threshold the server lists only the leaking heads; its per-layer counts cover every head.
+    const partial = answer.heads_listed < answer.heads_total;
+    if (partial) {
+      const listed = element(
+        "p",
+        "verdict__meta diagnose__listed",
+        `Heads listed: ${grouped(answer.heads_listed)} of the ${grouped(answer.heads_total)}. ` +
+          "With this many heads the answer lists only those that leak, in (layer, head) order; " +
+          "the table by layer counts every head.",
+      );
+      result.appendChild(listed);
+    }
 
     const box = clear(this.el.resultHeads);
     const weights = answer.weights ?? answer.matrices ?? null;
     const heads = answer.heads;
     if (!weights) {
-      const table = element("table", "diagnose__table");
-      const head = element("tr");
-      for (const h of ["head (layer, head)", "verdict", "signature", "max future", "future mass"]) {
-        const th = element("th", "", h);
-        th.scope = "col";
-        head.appendChild(th);
+      if (partial) {
+        const layers = answer.layers.map((l) => ({
+          className: `diagnose__row diagnose__row--${l.leaking ? "leaks" : "causal"}`,
+          cells: [
+            String(l.layer),
+            grouped(l.heads),
+            grouped(l.leaking),
+            grouped(l.zero_fill),
+            grouped(l.unmasked),
+            l.max_future === 0 ? "0" : l.max_future.toPrecision(3),
+          ],
+        }));
+        const columns = ["layer", "heads", "leaking", "zero_fill", "unmasked", "max future"];
+        box.appendChild(tableRegion("Leaking heads, layer by layer", columns, layers));
       }
-      table.append(element("thead"), element("tbody"));
-      table.tHead.appendChild(head);
-      for (const h of heads) {
-        const tr = element("tr", `diagnose__row diagnose__row--${h.verdict}`);
-        for (const v of [
-          `(${h.layer}, ${h.head})`,
-          h.verdict,
-          h.signature,
-          h.max_future.toPrecision(3),
-          pct(h.future_mass),
-        ]) {
-          tr.appendChild(element("td", "", v));
-        }
-        table.tBodies[0].appendChild(tr);
-      }
-      const wrap = element("div", "diagnose__table-wrap");
-      wrap.tabIndex = 0;
-      wrap.setAttribute("role", "region");
-      wrap.setAttribute("aria-label", "Every head's verdict");
-      wrap.appendChild(table);
-      box.appendChild(wrap);
+      if (!heads.length) return;
+      const rows = heads.map((h) => ({
+        className: `diagnose__row diagnose__row--${h.verdict}`,
+        cells: [`(${h.layer}, ${h.head})`, h.verdict, h.signature, h.max_future.toPrecision(3), pct(h.future_mass)],
+      }));
+      const columns = ["head (layer, head)", "verdict", "signature", "max future", "future mass"];
+      box.appendChild(tableRegion(partial ? "The leaking heads listed" : "Every head's verdict", columns, rows));
       return;
     }
     const n = weights[0][0].length;
