@@ -2,6 +2,7 @@
 ``python -m app check-causal FILE`` checks a model's own attention weights for leaks from the future."""
 
 import argparse
+import math
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -10,6 +11,14 @@ from typing import TextIO
 from app.config import get_settings
 from app.core.diagnostics import Diagnosis, diagnose
 from app.core.matrix_files import file_too_large, read_matrix
+from app.server import (
+    H11_MAX_INCOMPLETE_EVENT_SIZE,
+    LIMIT_CONCURRENCY,
+    TIMEOUT_BODY,
+    TIMEOUT_HEADER,
+    TIMEOUT_KEEP_ALIVE,
+    serve,
+)
 
 EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2
 NO_MEMORY = "not enough memory to check this file"
@@ -23,6 +32,14 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """argparse type: a finite number of seconds above 0."""
+    value = float(text)
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0 (got {text})")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="attention-explorable", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
@@ -32,6 +49,47 @@ def build_parser() -> argparse.ArgumentParser:
         type=positive_int,
         default=1,
         help="worker processes, each a whole server with its own models and cache (default 1)",
+    )
+    limits = parser.add_argument_group(
+        "limits per worker",
+        "what one slow or greedy client can hold (a public server belongs behind nginx: README)",
+    )
+    limits.add_argument(
+        "--timeout-keep-alive",
+        type=positive_seconds,
+        default=TIMEOUT_KEEP_ALIVE,
+        metavar="SECONDS",
+        help="close a kept-alive connection idle this long between requests (default %(default)g)",
+    )
+    limits.add_argument(
+        "--timeout-header",
+        type=positive_seconds,
+        default=TIMEOUT_HEADER,
+        metavar="SECONDS",
+        help="answer 408 and close unless a request's line and headers arrive within this long "
+        "(default %(default)g)",
+    )
+    limits.add_argument(
+        "--timeout-body",
+        type=positive_seconds,
+        default=TIMEOUT_BODY,
+        metavar="SECONDS",
+        help="answer 408 and close when a request body stalls this long (default %(default)g)",
+    )
+    limits.add_argument(
+        "--limit-concurrency",
+        type=positive_int,
+        default=LIMIT_CONCURRENCY,
+        metavar="N",
+        help="open connections per worker; more are answered 503 and closed at once (default %(default)s)",
+    )
+    limits.add_argument(
+        "--h11-max-incomplete-event-size",
+        type=positive_int,
+        default=H11_MAX_INCOMPLETE_EVENT_SIZE,
+        metavar="BYTES",
+        help="the most of an unfinished request head (line and headers) a connection may buffer; past it, "
+        "a 400 (default %(default)s)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", help="without one, serve the page")
     check = commands.add_parser(
@@ -96,16 +154,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check-causal":
         return check_causal(args.file)
-    import uvicorn
-
-    # An import string and a factory, so that each worker process builds its own application.
-    uvicorn.run(
-        "app.main:create_app",
-        factory=True,
+    serve(
         host=args.host,
         port=args.port,
         workers=args.workers,
-        server_header=False,  # no "server: uvicorn" banner
+        timeout_keep_alive=args.timeout_keep_alive,
+        timeout_header=args.timeout_header,
+        timeout_body=args.timeout_body,
+        limit_concurrency=args.limit_concurrency,
+        h11_max_incomplete_event_size=args.h11_max_incomplete_event_size,
     )
     return 0
 

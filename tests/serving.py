@@ -5,11 +5,13 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -31,34 +33,58 @@ def healthy(url: str) -> bool:
         return False
 
 
-@contextmanager
-def app_server(timeout: float = 30) -> Iterator[str]:
-    """Serve the app from the repository root until the block ends; its base URL once /healthz answers.
+@dataclass(frozen=True)
+class Served:
+    """A running server: where it answers, its process, and the file its log (stdout and stderr) goes to."""
 
-    Fails the test if the server exits or does not answer within `timeout` seconds.
+    url: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        """Everything the server has logged so far: start-up, access lines, warnings."""
+        return self.log_path.read_text(errors="replace")
+
+
+@contextmanager
+def served(*args: str, timeout: float = 30) -> Iterator[Served]:
+    """Serve the app from the repository root, with `args` added to its command line, until the block ends.
+
+    The log goes to a file rather than a pipe, so a server that logs a lot never blocks on a pipe nobody
+    reads, and a test can read it whenever it likes. Fails the test if the server exits or does not answer
+    /healthz within `timeout` seconds.
     """
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "--port", str(port)],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        deadline = time.monotonic() + timeout
-        while not healthy(url):
-            if process.poll() is not None:
-                err = process.stderr.read().decode(errors="replace") if process.stderr else ""
-                pytest.fail(f"the server exited with {process.returncode}:\n{err[-2000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer /healthz within {timeout:.0f} s")
-            time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
+    with tempfile.NamedTemporaryFile(prefix="app-server-", suffix=".log") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app", "--port", str(port), *args],
+            cwd=REPO,
+            stdout=log,  # uvicorn's access log
+            stderr=log,  # and everything else it logs
+        )
+        server = Served(url, port, process, Path(log.name))
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            deadline = time.monotonic() + timeout
+            while not healthy(url):
+                if process.poll() is not None:
+                    pytest.fail(f"the server exited with {process.returncode}:\n{server.log()[-2000:]}")
+                if time.monotonic() > deadline:
+                    pytest.fail(f"the server did not answer /healthz within {timeout:.0f} s")
+                time.sleep(0.1)
+            yield server
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@contextmanager
+def app_server(*args: str, timeout: float = 30) -> Iterator[str]:
+    """`served`, for tests that only need the base URL."""
+    with served(*args, timeout=timeout) as server:
+        yield server.url

@@ -1,0 +1,279 @@
+"""The real server: uvicorn with bounds on what a slow or greedy client can hold.
+
+uvicorn limits the size of a request head (h11's incomplete-event size) and how long a kept-alive connection
+may sit idle after an answer, but not how long a client may take to send a request: its keep-alive timer
+starts only after a first response, and any byte received cancels it. A client trickling its headers a byte
+at a time kept its connection, and so a file descriptor, for as long as it liked; twenty thousand of them
+ran a worker out of descriptors. The protocol here adds the two missing clocks (one for the head, one for a
+stalled body) and turns away connections past a per-worker cap as soon as they open. ``serve`` runs it in one
+process or several, as ``uvicorn.run`` would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+import time
+from http import HTTPStatus
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.config import STARTUP_FAILURE
+from uvicorn.protocols.http.flow_control import FlowControl
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
+from uvicorn.supervisors import Multiprocess
+
+APP = "app.main:create_app"  # an import string and a factory, so that each worker builds its own application
+
+TIMEOUT_KEEP_ALIVE = 5.0  # an idle kept-alive connection is closed after this long (uvicorn's own default)
+TIMEOUT_HEADER = 10.0  # a request line and headers must all arrive within this long
+TIMEOUT_BODY = 10.0  # a request body may go this long without a byte before the connection is closed
+# Open connections per worker. Each holds a file descriptor and its buffers, and while its request runs a task
+# and the body (up to 256 KB of JSON, 2 MB for an upload), so the cap bounds descriptors and memory in flight
+# alike. 128 is twice the 64 concurrent clients that bench/load.py serves without an error, and far below the
+# usual 1,024 descriptors a process may open.
+LIMIT_CONCURRENCY = 128
+# How much of an unfinished request head (request line and headers) a connection may buffer; past it, h11
+# answers 400. A whole head that arrives in one read is parsed whatever its size, so this bounds the memory a
+# slow head can hold more than the size of every head. 16 KB is h11's own default.
+H11_MAX_INCOMPLETE_EVENT_SIZE = 16 * 1024
+REFUSAL_LOG_INTERVAL = 5.0  # seconds between two log lines about refused connections
+
+logger = logging.getLogger("uvicorn.error")
+
+
+def raw_response(status: int, detail: str) -> bytes:
+    """A whole HTTP/1.1 answer with the app's kind of body, ``{"detail": ...}``, that closes the connection.
+
+    Written straight to the socket: h11 will not send a response before it has read a request, and these
+    answers are for clients that never finished sending one, or that arrive when there is no room for them.
+    """
+    body = json.dumps({"detail": detail}).encode()
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "x-content-type-options: nosniff\r\n"
+        "connection: close\r\n"
+        "\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+class RefusalLog:
+    """Connections turned away at the cap, logged at most once every REFUSAL_LOG_INTERVAL seconds.
+
+    A flood of refusals is exactly when a line (or a traceback) per refusal would fill the disk, so the first
+    refusal is logged at once and the rest are counted and logged together when the interval ends.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.timer: asyncio.TimerHandle | None = None
+
+    def refused(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
+        self.count += 1
+        if self.timer is None:
+            self.report(loop, limit)
+
+    def report(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
+        if self.count == 0:  # a quiet interval: the next refusal is logged at once again
+            self.timer = None
+            return
+        logger.warning(
+            "Refused %d connection(s): this worker already holds its limit of %d (--limit-concurrency)",
+            self.count,
+            limit,
+        )
+        self.count = 0
+        self.timer = loop.call_later(REFUSAL_LOG_INTERVAL, self.report, loop, limit)
+
+
+refusals = RefusalLog()  # one per process, as a worker's connections are
+
+
+class ClockedFlow(FlowControl):
+    """uvicorn's flow control, remembering when it last let reading resume: while the server itself is not
+    reading a body (its buffer is full), the client is not the one stalling."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__(transport)
+        self.resumed_at = 0.0
+
+    def resume_reading(self) -> None:
+        if self.read_paused:
+            self.resumed_at = time.monotonic()
+        super().resume_reading()
+
+
+class LimitedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for the request head, a stall timeout for the body, and a cap
+    on open connections.
+
+    The head's clock starts when the connection opens, or at the first byte of a further request on a
+    kept-alive one, and is not reset by later bytes: a client that trickles its headers is cut off on time.
+    The body's clock is reset by every byte, as a slow upload is fine and a stopped one is not. Both answer a
+    raw 408 when nothing has been answered yet. The timeouts come from ServerConfig; with uvicorn's plain
+    Config (``uvicorn --http app.server:LimitedH11Protocol``) they take the defaults above.
+    """
+
+    flow: ClockedFlow
+
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.timeout_header: float = getattr(config, "timeout_header", TIMEOUT_HEADER)
+        self.timeout_body: float = getattr(config, "timeout_body", TIMEOUT_BODY)
+        self.header_timer: asyncio.TimerHandle | None = None
+        self.body_timer: asyncio.TimerHandle | None = None
+        self.last_read = 0.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        limit = self.limit_concurrency
+        if limit is not None and len(self.connections) >= limit:
+            # Answered and closed before it joins the server's connections: it never holds a slot, and its
+            # descriptor is freed as soon as the answer is written.
+            self.transport = transport
+            detail = f"the server is busy: it holds at most {limit} connections at once; try again shortly"
+            self.give_up(503, detail)
+            refusals.refused(self.loop, limit)
+            return
+        super().connection_made(transport)
+        self.flow = ClockedFlow(transport)
+        self.last_read = time.monotonic()
+        self.header_timer = self.loop.call_later(self.timeout_header, self.head_timed_out)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_clocks()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.last_read = time.monotonic()
+        super().data_received(data)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        self.watch_request()
+
+    def watch_request(self) -> None:
+        """Run the clock that fits where the client is: sending a head, sending a body, or neither."""
+        state = self.conn.their_state
+        if self.transport.is_closing() or state not in (h11.IDLE, h11.SEND_BODY):
+            self.stop_clocks()  # waiting for our answer, or done: uvicorn's keep-alive timer takes over
+        elif state is h11.IDLE:
+            self.body_timer = cancelled(self.body_timer)
+            # Part of a further head has arrived on a kept-alive connection (uvicorn has just stopped its
+            # keep-alive timer). A head still pending since the connection opened keeps its first clock.
+            if self.header_timer is None and self.conn.trailing_data[0]:
+                self.header_timer = self.loop.call_later(self.timeout_header, self.head_timed_out)
+        else:
+            self.header_timer = cancelled(self.header_timer)
+            if self.body_timer is None:
+                self.body_timer = self.loop.call_later(self.timeout_body, self.body_check)
+
+    def stop_clocks(self) -> None:
+        self.header_timer = cancelled(self.header_timer)
+        self.body_timer = cancelled(self.body_timer)
+
+    def head_timed_out(self) -> None:
+        self.header_timer = None
+        if not self.transport.is_closing():
+            self.give_up(408, f"the request head did not arrive within {self.timeout_header:g} s")
+
+    def body_check(self) -> None:
+        """Close the connection if its body has stalled; otherwise look again when it next could have."""
+        self.body_timer = None
+        if self.transport.is_closing() or self.conn.their_state is not h11.SEND_BODY:
+            return
+        quiet = time.monotonic() - max(self.last_read, self.flow.resumed_at)
+        if self.flow.read_paused:
+            wait = self.timeout_body  # uvicorn stopped reading: the client cannot be blamed yet
+        elif quiet < self.timeout_body:
+            wait = self.timeout_body - quiet
+        elif self.cycle is not None and self.cycle.response_started:
+            self.transport.close()  # the app has begun its answer: a 408 now would garble it
+            return
+        else:
+            self.give_up(408, f"the request body stalled: nothing arrived for {self.timeout_body:g} s")
+            return
+        self.body_timer = self.loop.call_later(wait, self.body_check)
+
+    def give_up(self, status: int, detail: str) -> None:
+        """Answer ``status`` and close. A client that reads nothing cannot keep the connection open by leaving
+        the answer unsent: then the connection is dropped outright."""
+        self.transport.write(raw_response(status, detail))
+        if self.transport.get_write_buffer_size():
+            self.transport.abort()
+        else:
+            self.transport.close()
+
+
+def cancelled(timer: asyncio.TimerHandle | None) -> None:
+    """Cancel ``timer``, if there is one, and give None to store in its place."""
+    if timer is not None:
+        timer.cancel()
+
+
+class ServerConfig(uvicorn.Config):
+    """uvicorn's Config carrying the two request clocks too. ``--workers N`` starts each worker by pickling
+    the config, so settings the protocol reads must live on it, not in this process's globals."""
+
+    def __init__(
+        self,
+        app: str,
+        *,
+        timeout_header: float = TIMEOUT_HEADER,
+        timeout_body: float = TIMEOUT_BODY,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(app, **kwargs)
+        self.timeout_header = timeout_header
+        self.timeout_body = timeout_body
+
+
+def serve(
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    timeout_keep_alive: float = TIMEOUT_KEEP_ALIVE,
+    timeout_header: float = TIMEOUT_HEADER,
+    timeout_body: float = TIMEOUT_BODY,
+    limit_concurrency: int = LIMIT_CONCURRENCY,
+    h11_max_incomplete_event_size: int = H11_MAX_INCOMPLETE_EVENT_SIZE,
+) -> None:
+    """Serve the explorable until interrupted: what ``uvicorn.run`` does, with the limited protocol and every
+    limit set explicitly. With more than one worker the socket is bound here and shared by them all."""
+    config = ServerConfig(
+        APP,
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        http=LimitedH11Protocol,
+        server_header=False,  # no "server: uvicorn" banner
+        timeout_keep_alive=timeout_keep_alive,  # type: ignore[arg-type]  # uvicorn hints int; any delay works
+        limit_concurrency=limit_concurrency,
+        h11_max_incomplete_event_size=h11_max_incomplete_event_size,
+        timeout_header=timeout_header,
+        timeout_body=timeout_body,
+    )
+    server = uvicorn.Server(config)
+    try:
+        if workers > 1:
+            Multiprocess(config, sockets=[config.bind_socket()]).run()
+        else:
+            server.run()
+    except KeyboardInterrupt:
+        pass  # Ctrl-C: uvicorn has shut down cleanly and raises the signal again on its way out
+    if workers == 1 and not server.started:
+        sys.exit(STARTUP_FAILURE)

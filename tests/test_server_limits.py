@@ -1,0 +1,229 @@
+"""What a slow or greedy client can hold of the real server (app/server.py): a request head trickled a byte at
+a time and a stalled body are cut off with a 408, a kept-alive connection still serves, connections past the
+per-worker cap get a 503 at once, and the server's file descriptors stay bounded however many clients
+connect. One server with short timeouts and a small cap serves the whole module."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import pickle
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.__main__ import build_parser
+from app.server import APP, LimitedH11Protocol, ServerConfig
+from tests.serving import Served, healthy, served
+
+HEADER, BODY, KEEP_ALIVE = 1.0, 1.0, 3.0  # seconds, far below the defaults so that each test is quick
+CAP = 20  # connections per worker
+HEAD_BYTES = 4096
+SLACK = 3  # a loaded two-core machine may be this many times slower than a timeout
+TRICKLE = 0.3  # seconds between two bytes of a slowloris client
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    args = [
+        *("--timeout-header", str(HEADER), "--timeout-body", str(BODY)),
+        *("--timeout-keep-alive", str(KEEP_ALIVE), "--limit-concurrency", str(CAP)),
+        *("--h11-max-incomplete-event-size", str(HEAD_BYTES)),
+    ]
+    with served(*args) as running:
+        yield running
+
+
+def connect(server: Served) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", server.port), timeout=SLACK * HEADER)
+
+
+def read_until_closed(sock: socket.socket, within: float) -> bytes:
+    """All the server sends until it closes the connection; fails if it is still open after `within` s."""
+    sock.settimeout(within)
+    received = b""
+    try:
+        while chunk := sock.recv(65536):
+            received += chunk
+    except ConnectionResetError:
+        pass
+    except TimeoutError:
+        pytest.fail(f"the connection was still open after {within:g} s")
+    return received
+
+
+def parse(answer: bytes) -> tuple[int, dict[str, str], Any]:
+    """A whole HTTP/1.1 answer as its status, its headers (names in lower case) and its JSON body."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
+    return int(status_line.split()[1]), headers, json.loads(body) if body else None
+
+
+def request_head(method: str, path: str, **headers: str) -> bytes:
+    fields = {"Host": "127.0.0.1", **{name.replace("_", "-"): value for name, value in headers.items()}}
+    return f"{method} {path} HTTP/1.1\r\n".encode() + b"".join(
+        f"{name}: {value}\r\n".encode() for name, value in fields.items()
+    )
+
+
+def open_descriptors(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def test_the_limits_have_sane_defaults() -> None:
+    args = build_parser().parse_args([])
+    assert (args.timeout_keep_alive, args.timeout_header, args.timeout_body) == (5, 10, 10)
+    assert (args.limit_concurrency, args.h11_max_incomplete_event_size) == (128, 16384)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--timeout-keep-alive", "0"),
+        ("--timeout-header", "-1"),
+        ("--timeout-body", "nan"),
+        ("--timeout-header", "inf"),
+        ("--limit-concurrency", "0"),
+        ("--h11-max-incomplete-event-size", "-5"),
+    ],
+)
+def test_a_limit_must_be_positive(flag: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([flag, value])
+    assert exit_.value.code == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_the_limits_travel_with_the_config_to_worker_processes() -> None:
+    """--workers N starts each worker from a pickled copy of the config: the clocks must survive it."""
+    config = ServerConfig(APP, factory=True, http=LimitedH11Protocol, timeout_header=3, timeout_body=4)
+    copy = pickle.loads(pickle.dumps(config))
+    assert (copy.timeout_header, copy.timeout_body, copy.http) == (3, 4, LimitedH11Protocol)
+
+
+def test_a_head_trickled_a_byte_at_a_time_is_cut_off_with_a_408(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(request_head("GET", "/healthz") + b"X-Slow: ")
+        sock.settimeout(TRICKLE)
+        started = time.monotonic()
+        trickled, answer = 0, b""
+        while time.monotonic() - started < SLACK * HEADER:
+            try:
+                chunk = sock.recv(4096)
+            except TimeoutError:
+                with contextlib.suppress(OSError):  # the server may close between our read and this write
+                    sock.sendall(b"a")
+                    trickled += 1
+                continue
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            answer += chunk
+        else:
+            pytest.fail(f"the connection was still open after {SLACK * HEADER:g} s of trickling")
+    assert trickled >= 2  # bytes kept coming, and the clock ran on regardless
+    status, headers, body = parse(answer)
+    assert (status, headers["connection"], headers["content-type"]) == (408, "close", "application/json")
+    assert body == {"detail": f"the request head did not arrive within {HEADER:g} s"}
+
+
+def test_a_stalled_body_is_cut_off_with_a_408(server: Served) -> None:
+    with connect(server) as sock:
+        sock.sendall(request_head("POST", "/api/translate", Content_Length="64") + b'\r\n{"sentence": ')
+        answer = read_until_closed(sock, within=SLACK * BODY)
+    status, headers, body = parse(answer)
+    assert (status, headers["connection"]) == (408, "close")
+    assert body == {"detail": f"the request body stalled: nothing arrived for {BODY:g} s"}
+
+
+def test_a_slow_body_that_keeps_coming_reaches_the_app(server: Served) -> None:
+    """Each byte of a body restarts its clock: an upload over a slow line is slow, not stalled."""
+    body = b'{"a": 1}'
+    pause = BODY / 4  # the whole body takes twice the body timeout, every gap a quarter of it
+    with connect(server) as sock:
+        sock.sendall(request_head("POST", "/api/translate", Content_Length=str(len(body))) + b"\r\n")
+        for byte in body:
+            time.sleep(pause)
+            sock.sendall(bytes([byte]))
+        sock.settimeout(SLACK * BODY)
+        answer = sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 422 ")  # the app's answer: the body has no sentence
+
+
+def test_a_kept_alive_connection_serves_again_after_idling_past_the_head_timeout(server: Served) -> None:
+    """The head's clock starts with a request's first byte, not while a kept-alive connection waits for one;
+    uvicorn's keep-alive timeout (--timeout-keep-alive) closes it once it has idled that long."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=SLACK * KEEP_ALIVE)
+    try:
+        sockets = []
+        for pause in (1.5 * HEADER, 0):  # past the head's timeout, well within the keep-alive
+            connection.request("GET", "/healthz")
+            response = connection.getresponse()
+            assert (response.status, json.loads(response.read())) == (200, {"status": "ok"})
+            sockets.append(connection.sock)
+            time.sleep(pause)
+        assert sockets[0] is sockets[1]  # both requests went over one connection
+        assert read_until_closed(sockets[1], within=SLACK * KEEP_ALIVE) == b""  # then closed without a word
+    finally:
+        connection.close()
+
+
+def test_an_unfinished_head_over_the_size_limit_gets_a_400(server: Served) -> None:
+    """h11 refuses to hold more than --h11-max-incomplete-event-size bytes of a head that has not ended."""
+    with connect(server) as sock:
+        sock.sendall(request_head("GET", "/healthz", Connection="close", X_Padding="a" * HEAD_BYTES))
+        assert read_until_closed(sock, within=SLACK * HEADER).startswith(b"HTTP/1.1 400 ")
+    with connect(server) as sock:  # the same head, ended and within the limit, is served
+        sock.sendall(request_head("GET", "/healthz", Connection="close", X_Padding="a" * (HEAD_BYTES // 2)))
+        sock.sendall(b"\r\n")
+        assert read_until_closed(sock, within=SLACK * HEADER).startswith(b"HTTP/1.1 200 ")
+
+
+def test_connections_past_the_cap_get_a_503_and_healthz_answers_once_they_are_gone(server: Served) -> None:
+    held = [connect(server) for _ in range(CAP)]
+    try:
+        for _ in range(3):
+            with connect(server) as sock:
+                status, headers, body = parse(read_until_closed(sock, within=SLACK * HEADER))
+            assert (status, headers["connection"]) == (503, "close")
+            assert body == {
+                "detail": f"the server is busy: it holds at most {CAP} connections at once; try again shortly"
+            }
+    finally:
+        for sock in held:
+            sock.close()
+    deadline = time.monotonic() + SLACK * HEADER
+    while not healthy(server.url):
+        assert time.monotonic() < deadline, "/healthz did not answer once the held connections were closed"
+        time.sleep(0.1)
+    # The first refusal is logged at once; the next ones are counted into one line a few seconds later.
+    refused = f"Refused 1 connection(s): this worker already holds its limit of {CAP} (--limit-concurrency)"
+    assert refused in server.log()
+
+
+def test_file_descriptors_stay_bounded_under_hundreds_of_idle_connections(server: Served) -> None:
+    pid = server.process.pid
+    before = open_descriptors(pid)
+    log_lines = len(server.log().splitlines())
+    sockets = [connect(server) for _ in range(300)]
+    try:
+        peak, statuses = before, list[int]()
+        for sock in sockets:  # the refused are answered at once, the admitted when the head's clock runs out
+            statuses.append(parse(read_until_closed(sock, within=SLACK * HEADER))[0])
+            peak = max(peak, open_descriptors(pid))
+    finally:
+        for sock in sockets:
+            sock.close()
+    assert peak - before <= CAP + 5, (before, peak)
+    assert set(statuses) == {408, 503} and statuses.count(408) <= 2 * CAP, statuses
+    new_lines = server.log().splitlines()[log_lines:]
+    assert len([line for line in new_lines if "Refused" in line]) <= 2  # hundreds refused, a line or two
+    assert not any("Traceback" in line or line.startswith("ERROR") for line in new_lines), new_lines
+    assert healthy(server.url)
