@@ -75,12 +75,17 @@ def served(*args: str, timeout: float = 30) -> Iterator[Served]:
                 time.sleep(0.1)
             yield server
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Ask a server to stop (SIGTERM), and kill it if it has not within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @contextmanager

@@ -32,7 +32,7 @@ from app.main import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 from app.routes.diagnose import ENVELOPE_BYTES, too_large
 from app.server import H11_MAX_INCOMPLETE_EVENT_SIZE, TIMEOUT_BODY, TIMEOUT_HEADER, TIMEOUT_KEEP_ALIVE
 from tests.optional import missing
-from tests.serving import Served, free_port, healthy, served
+from tests.serving import Served, free_port, healthy, served, stop
 from tests.test_container import only
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -239,12 +239,7 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
             slow_client.start()
             yield Proxy(url, port, app, error_log, slow_client)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
 
 
 def assert_from_the_app(response: httpx.Response) -> None:
