@@ -27,7 +27,7 @@ CI = os.environ.get("CI") == "true"
 EXAMPLES, WORKERS, MIN_REQUESTS = (300, 2, 3000) if CI else (80, 2, 1000)
 
 
-def test_schemathesis_with_every_check_finds_nothing() -> None:
+def test_schemathesis_with_every_check_finds_nothing(tmp_path: Path) -> None:
     # The command installed beside this interpreter (a virtual environment need not be on PATH).
     beside = Path(sys.executable).parent / "schemathesis"
     command = str(beside) if beside.exists() else shutil.which("schemathesis") or "schemathesis"
@@ -52,6 +52,7 @@ def test_schemathesis_with_every_check_finds_nothing() -> None:
             capture_output=True,
             text=True,
             timeout=1500,
+            cwd=tmp_path,  # where schemathesis keeps its cache (.schemathesis/)
         )
     report = result.stdout + result.stderr
     assert result.returncode == 0, report[-6000:]
