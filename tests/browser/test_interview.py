@@ -277,6 +277,13 @@ def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(
     expect(listed.locator("tbody tr td:first-child")).to_have_text(["(2, 7)", "(5, 0)", "(7, 255)"])
     region.screenshot(path=str(artifacts / "interview-diagnose-listing.png"))
 
+    every = tmp_path / "every.npy"  # 2,048 heads that all leak: the answer holds the first 1,024
+    np.save(every, np.full((8, 256, 4, 4), 0.25, dtype=np.float16))
+    figure.get_by_label("Attention file").set_input_files(str(every))
+    expect(region.locator(".diagnose__listed")).to_have_text(
+        re.compile(r"^Heads listed: 1,024 of the 2,048\. .*lists the first 1,024 of the 2,048 that leak")
+    )
+
     small = tmp_path / "small.csv"
     small.write_text("1,0\n0,1\n")  # a small file again: every head listed, and no note
     figure.get_by_label("Attention file").set_input_files(str(small))

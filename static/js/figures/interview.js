@@ -613,11 +613,16 @@ export class Interview {
     // Past a threshold the server lists only the leaking heads; its per-layer counts cover every head.
     const partial = answer.heads_listed < answer.heads_total;
     if (partial) {
+      const leaking = answer.layers.reduce((sum, l) => sum + l.leaking, 0);
+      const which =
+        leaking > answer.heads_listed
+          ? `the first ${grouped(answer.heads_listed)} of the ${grouped(leaking)} that leak`
+          : "only those that leak";
       const listed = element(
         "p",
         "verdict__meta diagnose__listed",
         `Heads listed: ${grouped(answer.heads_listed)} of the ${grouped(answer.heads_total)}. ` +
-          "With this many heads the answer lists only those that leak, in (layer, head) order; " +
+          `With this many heads the answer lists ${which}, in (layer, head) order; ` +
           "the table by layer counts every head.",
       );
       result.appendChild(listed);
