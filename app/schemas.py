@@ -335,6 +335,11 @@ class OrderResponse(BaseModel):
     permuted_tokens: list[str]
     weights: list[list[list[float]]] = Field(description="[head][query i][key j] for the sentence as written")
     permuted_weights: list[list[list[float]]] = Field(description="[head][k][l] for the permuted sentence")
+    mean_weights: list[list[float]] = Field(description="[i][j]: weights averaged over the heads")
+    permuted_mean_weights: list[list[float]] = Field(description="[k][l]: permuted_weights averaged over heads")
+    unpermuted_mean_weights: list[list[float]] = Field(
+        description="[i][j]: permuted_mean_weights with rows and columns put back in the written order"
+    )
     row_differences: list[float] = Field(
         description="per word of the sentence: the largest |difference| between its attention in the two "
         "orders once the permutation is undone (over heads and keys)"

@@ -34,6 +34,7 @@ class OrderCheck:
     permuted_tokens: list[str]
     weights: NDArray[np.float64]  # (h, T, T) for the sentence as written
     permuted_weights: NDArray[np.float64]  # (h, T, T) for the permuted sentence
+    unpermuted_weights: NDArray[np.float64]  # (h, T, T): permuted_weights put back in the written order
     row_differences: NDArray[
         np.float64
     ]  # (T,) per word of the original: max |difference| over heads and keys
@@ -95,13 +96,15 @@ def order_check(
     permuted_words = [words[p] for p in perm]
     weights = attention_of(model, words, positional)
     permuted = attention_of(model, permuted_words, positional)
-    difference = np.abs(unpermute(permuted, perm) - weights)  # (h, T, T)
+    put_back = unpermute(permuted, perm)  # (h, T, T)
+    difference = np.abs(put_back - weights)  # (h, T, T)
     return OrderCheck(
         tokens=words,
         permutation=perm,
         permuted_tokens=permuted_words,
         weights=weights,
         permuted_weights=permuted,
+        unpermuted_weights=put_back,
         row_differences=difference.max(axis=(0, 2)),
         max_difference=float(difference.max()),
     )

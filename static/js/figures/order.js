@@ -5,32 +5,12 @@
 // Data flows one way: state (from the URL) -> one fetch of /api/order -> draw. The maths is the server's.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
-import { ErrorBox } from "../lib/error-box.js";
-import { isAbort, JsonFetcher } from "../lib/fetcher.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
-import { watchSentence } from "../lib/sentence-box.js";
-import { format, parse, readState, writeState } from "../lib/url-state.js";
-
-const NAME = "order";
-const DEBOUNCE_MS = 250;
+import { format, parse } from "../lib/url-state.js";
+import { Widget } from "../lib/widget.js";
 
 /** "2,0,1" -> [2, 0, 1]; anything that is not a list of small integers -> undefined. */
 const parsePermutation = (text) => (/^\d{1,3}(,\d{1,3})*$/.test(text) ? text.split(",").map(Number) : undefined);
-
-/** The mean over heads of [head][i][j] weights: [i][j]. */
-export function meanOverHeads(weights) {
-  const h = weights.length;
-  return weights[0].map((row, i) => row.map((_, j) => weights.reduce((s, w) => s + w[i][j], 0) / h));
-}
-
-/** Rows and columns of `matrix` (of the permuted sentence) put back in the written order. */
-export function unpermute(matrix, permutation) {
-  const where = [];
-  permutation.forEach((original, k) => {
-    where[original] = k;
-  });
-  return where.map((k) => where.map((l) => matrix[k][l]));
-}
 
 /** A random order of 0..n-1 that differs from `avoid` (when n > 1 allows it). */
 export function shuffle(n, avoid = [], random = Math.random) {
@@ -48,59 +28,40 @@ export function shuffle(n, avoid = [], random = Math.random) {
 /** The difference as the page writes it: "0.0" when it is rounding (below the tolerance), else 3 decimals. */
 export const formatDifference = (d, tolerance) => (d <= tolerance ? "0.0" : d.toFixed(3));
 
-export class Order {
-  constructor(figure, pageData, fetcher = new JsonFetcher()) {
-    this.figure = figure;
-    this.fetcher = fetcher;
+export class Order extends Widget {
+  constructor(figure, pageData) {
     const maxChars = pageData.maxChars ?? 500;
-    this.schema = {
-      sentence: { param: "order_sentence", fallback: "dog bites man", parse: parse.text(maxChars) },
-      positional: { param: "order_positional", fallback: false, parse: parse.boolean, format: format.boolean },
-      permutation: { param: "order_perm", fallback: null, parse: parsePermutation, format: (p) => p.join(",") },
-    };
-    const part = (name) => figure.querySelector(`[data-part="${name}"]`);
-    this.el = {
-      sentence: part("sentence"),
-      shuffle: part("shuffle"),
-      positional: part("positional"),
-      difference: part("difference"),
-      verdictText: part("verdict-text"),
-      drawing: part("drawing"),
-      rows: part("rows"),
-    };
-    this.errors = new ErrorBox(part("error"));
-    this.state = readState(this.schema);
-    this.data = null;
+    super(figure, pageData, {
+      name: "order",
+      schema: {
+        sentence: { param: "order_sentence", fallback: "dog bites man", parse: parse.text(maxChars) },
+        positional: { param: "order_positional", fallback: false, parse: parse.boolean, format: format.boolean },
+        permutation: { param: "order_perm", fallback: null, parse: parsePermutation, format: (p) => p.join(",") },
+      },
+      parts: ["sentence", "shuffle", "positional", "difference", "verdict-text", "drawing", "rows"],
+      staleOn: "drawing",
+    });
   }
 
   start() {
     const { sentence, shuffle: button, positional } = this.el;
-    sentence.value = this.state.sentence;
     positional.checked = this.state.positional;
-    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
+    // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
+    this.watchSentence(sentence, (text) => {
+      if (text !== this.state.sentence) this.update({ sentence: text, permutation: null });
+    });
     button.addEventListener("click", () => {
       const n = this.data?.tokens.length ?? 0;
       if (n) this.update({ permutation: shuffle(n, this.data.permutation) });
     });
     positional.addEventListener("change", () => this.update({ positional: positional.checked }));
     onSchemeChange(() => this.data && this.draw(this.data));
-    this.load();
+    this.update({});
   }
 
   update(patch) {
-    this.state = { ...this.state, ...patch };
-    writeState(this.schema, this.state);
-    this.load();
-  }
-
-  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
-  onSentence(text) {
-    if (!text) {
-      this.errors.show("Type a sentence: at least one word.");
-      return;
-    }
-    // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
-    if (text !== this.state.sentence) this.update({ sentence: text, permutation: null });
+    this.setState(patch);
+    this.load(this.url(), (data) => this.draw(data));
   }
 
   url() {
@@ -110,32 +71,8 @@ export class Order {
     return `/api/order?${params}`;
   }
 
-  load() {
-    const url = this.url();
-    this.figure.setAttribute("aria-busy", "true");
-    this.fetcher.get(url, { channel: NAME }).then(
-      (data) => {
-        if (url !== this.url()) return;
-        this.figure.removeAttribute("aria-busy");
-        this.errors.clear();
-        this.el.drawing.classList.remove("is-stale");
-        this.data = data;
-        this.draw(data);
-      },
-      (error) => {
-        if (isAbort(error) || url !== this.url()) return;
-        this.figure.removeAttribute("aria-busy");
-        this.errors.show(error.message);
-        this.el.drawing.classList.add("is-stale");
-      },
-    );
-  }
-
   draw(data) {
-    const { tokens, permuted_tokens: shuffled, permutation } = data;
-    const written = meanOverHeads(data.weights);
-    const permuted = meanOverHeads(data.permuted_weights);
-    const back = unpermute(permuted, permutation);
+    const { tokens, permuted_tokens: shuffled } = data;
     const n = tokens.length;
     const width = this.el.drawing.clientWidth || 640;
     const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
@@ -147,16 +84,16 @@ export class Order {
     });
     const colour = headColour(0);
     const panels = [
-      { tokens, weights: written, title: "as written", label: `Attention of “${tokens.join(" ")}”` },
+      { tokens, weights: data.mean_weights, title: "as written", label: `Attention of “${tokens.join(" ")}”` },
       {
         tokens: shuffled,
-        weights: permuted,
+        weights: data.permuted_mean_weights,
         title: "shuffled",
         label: `Attention of the shuffled sentence “${shuffled.join(" ")}”`,
       },
       {
         tokens,
-        weights: back,
+        weights: data.unpermuted_mean_weights,
         title: "shuffled, put back",
         label: "Attention of the shuffled sentence with its rows and columns put back in the written order",
       },
