@@ -6,14 +6,14 @@ import csv
 import io
 
 
-def test_fetcher_memoises_supersedes_and_reports_the_server_detail(watched_page):
+def test_api_memoises_supersedes_and_reports_the_server_detail(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     page.goto("/")
     result = page.evaluate(
         """async () => {
-          const { JsonFetcher, isAbort } = await import("/static/js/lib/fetcher.js");
-          const f = new JsonFetcher();
+          const { Api, isAbort } = await import("/static/js/lib/api.js");
+          const f = new Api();
           const a = "/api/attention?sentence=the+dog+ran&heads=2";
           const b = "/api/attention?sentence=the+cat+sat&heads=2";
           const first = f.get(a, { channel: "t" });
@@ -39,6 +39,39 @@ def test_fetcher_memoises_supersedes_and_reports_the_server_detail(watched_page)
     assert "heads must divide" in result["detail"]
 
 
+def test_api_remembers_a_post_by_its_body_and_never_an_upload(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    page.goto("/")
+    result = page.evaluate(
+        """async () => {
+          const { Api, requestKey } = await import("/static/js/lib/api.js");
+          const f = new Api({ limit: 2 });
+          const posts = () =>
+            performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/api/lm/generate")).length;
+          const ask = (prompt) => ({ url: "/api/lm/generate", body: { model: "neg_inf", prompt, count: 1 } });
+          const one = await f.get(ask("the"), { channel: "g" });
+          const before = posts();
+          const same = await f.get(ask("the"), { channel: "g" });   // the same body: remembered
+          const afterSame = posts();
+          await f.get(ask("the cat"));
+          await f.get(ask("the dog"));                            // a third answer: the oldest is forgotten
+          const forgotten = f.cached(ask("the")) === undefined;
+          const form = new FormData();
+          form.append("file", new Blob(["[[1]]"], { type: "application/json" }), "w.json");
+          let refusal = null;
+          try { await f.get({ url: "/api/diagnose", form }); } catch (e) { refusal = e.status; }
+          return { remembered: one === same, extra: afterSame - before, forgotten, refusal,
+                   uploadKey: requestKey({ url: "/api/diagnose", form }) };
+        }"""
+    )
+    assert result["remembered"] is True
+    assert result["extra"] == 0
+    assert result["forgotten"] is True
+    assert result["refusal"] == 422  # a 1x1 matrix is no attention to diagnose: the server's detail arrives
+    assert result["uploadKey"] is None
+
+
 def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(watched_page):
     page, _ = watched_page
     page.goto("/?embed=1&heads=7&trained=0")
@@ -58,14 +91,14 @@ def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(
     assert result["search"] == "?embed=1&heads=4&head=2"
 
 
-def test_fetcher_load_shows_the_current_view_and_drops_answers_the_reader_moved_past(watched_page):
+def test_api_load_shows_the_current_view_and_drops_answers_the_reader_moved_past(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     page.goto("/")
     result = page.evaluate(
         """async () => {
-          const { JsonFetcher } = await import("/static/js/lib/fetcher.js");
-          const f = new JsonFetcher();
+          const { Api } = await import("/static/js/lib/api.js");
+          const f = new Api();
           const log = [];
           let current = "/api/attention?sentence=the+dog+ran&heads=2";
           const view = (url) => ({

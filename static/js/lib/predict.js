@@ -2,9 +2,9 @@
 // same endpoints the figures use), then says how the guess compares. Each prompt is an
 // `<aside data-predict="key">` holding a form and a hidden answer paragraph.
 
-import { JsonFetcher } from "./fetcher.js";
+import { Api } from "./api.js";
 
-const fetcher = new JsonFetcher({ limit: 10 });
+const api = new Api({ limit: 10 });
 const MASK_LABEL = { neg_inf: "−∞", zero: "×0", none: "no mask" };
 const percent = (x) => `${(Math.round(x * 10) / 10).toFixed(1)}%`;
 
@@ -18,7 +18,7 @@ const ANSWERS = {
   async "one-head"(form, pageData) {
     const sentence = param("sentence", pageData.defaultSentence ?? "the river bank was steep");
     const params = new URLSearchParams({ sentence, heads: "1", mask: "none", trained: "true" });
-    const data = await fetcher.get(`/api/attention?${params}`);
+    const data = await api.get(`/api/attention?${params}`);
     const relations = [...data.relations].sort((a, b) => b.score - a.score);
     const best = relations[0];
     const guess = form.elements.relation.value;
@@ -36,7 +36,7 @@ const ANSWERS = {
     const heads = param("mask_heads", "3");
     const trained = ["0", "false", "off", "no"].includes(param("mask_trained", "1")) ? "false" : "true";
     const params = new URLSearchParams({ sentence, heads, mask: "zero", trained });
-    const data = await fetcher.get(`/api/attention?${params}`);
+    const data = await api.get(`/api/attention?${params}`);
     const leak = data.future_leak * 100;
     const guess = Number(form.elements.leak.value);
     const off = Math.abs(guess - leak);
@@ -49,7 +49,7 @@ const ANSWERS = {
 
   /** Figure 6: which of the three language models has the lowest validation loss? */
   async "lowest-loss"(form) {
-    const lm = await fetcher.get("/api/lm");
+    const lm = await api.get("/api/lm");
     const models = [...lm.models].sort((a, b) => a.final_validation - b.final_validation);
     const best = models[0];
     const guess = form.elements.model.value;
