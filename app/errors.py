@@ -1,5 +1,9 @@
 """Error answers shared by every endpoint: what they say, and what they never do.
 
+Three handlers make every 4xx: ``refused`` for a Refusal (app/refusal.py) raised by a model, a reader or a
+route; ``validation_error`` for a parameter or body field pydantic turned down; ``http_error`` for what
+Starlette itself refuses (no such path or method, a body it cannot decode).
+
 An error answer is built from the request that caused it, so it must survive any request. It never fails to
 serialise (NaN, infinities, undecodable bytes and lone UTF-16 surrogates are all spelled as text), never
 grows with the input (at most MAX_ERRORS field errors, each echoing at most about ECHO_CHARS characters of
@@ -19,6 +23,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.refusal import Refusal
 
 MAX_ERRORS = 10  # field errors listed in one 422; the rest are counted in `errors_not_shown`
 ECHO_CHARS = 200  # about how much of an offending input a field error repeats
@@ -107,16 +113,17 @@ class ErrorAnswer(BaseModel):
     )
 
 
-def refusal(description: str) -> dict[str, Any]:
+def refusal_doc(description: str) -> dict[str, Any]:
     """One entry of a route's ``responses=``: a documented 4xx with its meaning and the ErrorAnswer body."""
     return {"model": ErrorAnswer, "description": description}
 
 
-BODY_TOO_LARGE = refusal("the request body is larger than 256 KB")
+BODY_TOO_LARGE = refusal_doc("the request body is larger than 256 KB")
 
 
-def json_refusal(description: str) -> dict[str, Any]:
-    """``refusal`` for a route that answers HTML: its 4xx is still JSON, so the media type is spelled out."""
+def json_refusal_doc(description: str) -> dict[str, Any]:
+    """``refusal_doc`` for a route that answers HTML: its 4xx is still JSON, so the media type is spelled
+    out."""
     return {
         "description": description,
         "content": {"application/json": {"schema": ErrorAnswer.model_json_schema()}},
@@ -132,10 +139,17 @@ UNREADABLE_BODY = {
 }
 
 
+async def refused(request: Request, error: Exception) -> JSONResponse:
+    """The answer to a Refusal raised anywhere below a route: its status, and its detail made safe to encode
+    (a detail may repeat what the reader sent: a file's odd string, an unknown word)."""
+    assert isinstance(error, Refusal)
+    return JSONResponse({"detail": json_safe(error.detail)}, status_code=error.status)
+
+
 async def http_error(request: Request, error: Exception) -> Response:
-    """FastAPI's answer to an HTTPException, except that a body that could not be decoded gets a 422 that
-    says why, like every other body the endpoint cannot use, and a detail that repeats what the reader sent
-    (a file's odd string, an unknown word) is made safe to encode."""
+    """FastAPI's answer to an HTTPException (a 404, a 405, a body it could not parse), except that a body
+    that could not be decoded gets a 422 that says why, like every other body the endpoint cannot use; the
+    detail is made safe to encode."""
     assert isinstance(error, StarletteHTTPException)
     if error.status_code == 400 and error.__cause__ is not None:
         for kind, detail in UNREADABLE_BODY.items():

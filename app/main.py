@@ -1,18 +1,18 @@
-"""Assembles the web application: security headers, static files, templates and routers."""
-
-from typing import Any
-from urllib.parse import parse_qs
+"""Assembles the web application: middleware, error answers, static files and routers."""
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.config import get_settings
-from app.errors import http_error, validation_error
+from app.core.matrix_files import file_too_large
+from app.deps import with_sentence_limit
+from app.errors import http_error, refused, validation_error
 from app.http_rules import HttpRules
 from app.limits import JSON_LIMIT, BodyLimit, Limit
+from app.middleware import Explorable, PageGzip
+from app.multipart import ENVELOPE_BYTES
+from app.refusal import Refusal
 from app.routes import (
     api_docs,
     attention,
@@ -27,102 +27,6 @@ from app.routes import (
 )
 from app.static_files import RevalidatedStaticFiles
 
-# The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
-# (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
-_POLICY = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-]
-
-
-def content_security_policy(frame_ancestors: str = "'self'") -> str:
-    """The page's Content-Security-Policy, with `frame-ancestors` set to who may frame the response."""
-    return "; ".join([*_POLICY, f"frame-ancestors {frame_ancestors}"])
-
-
-CONTENT_SECURITY_POLICY = content_security_policy()
-
-SECURITY_HEADERS = {
-    b"x-content-type-options": b"nosniff",
-    b"referrer-policy": b"no-referrer",
-    b"permissions-policy": b"camera=(), microphone=(), geolocation=(), interest-cohort=()",
-    b"cross-origin-opener-policy": b"same-origin",
-}
-
-
-def is_embed_view(scope: Scope) -> bool:
-    """True for a figure's embed view, /figure/<name>?embed=1."""
-    if not scope["path"].startswith("/figure/"):
-        return False
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    return query.get("embed", [""])[-1].lower() in {
-        "1",
-        "true",
-        "t",
-        "yes",
-        "y",
-        "on",
-    }  # as FastAPI reads a bool
-
-
-class SecurityHeaders:
-    """ASGI middleware adding the security headers to every HTTP response."""
-
-    def __init__(self, app: ASGIApp, embed_frame_ancestors: str = "*") -> None:
-        self.app = app
-        self.policy = CONTENT_SECURITY_POLICY.encode()
-        self.embed_policy = content_security_policy(embed_frame_ancestors).encode()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        policy = self.embed_policy if is_embed_view(scope) else self.policy
-        headers = {b"content-security-policy": policy, **SECURITY_HEADERS}
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in headers.items() if k not in present]
-                message["headers"] = list(message.get("headers", [])) + extra
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-class PageGzip(GZipMiddleware):
-    """Gzip for the pages and the OpenAPI document only. The article's HTML shrinks about fourfold; the API's
-    answers are not compressed, because a 1 MB cached answer would be compressed again on every request and
-    cost more than it saves on loopback or a LAN. Static files carry their own gzip (app/static_files.py)."""
-
-    SKIPPED = ("/api/", "/static/")
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(self.SKIPPED):
-            await super().__call__(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
-
-
-class Explorable(FastAPI):
-    """FastAPI with the security headers outside every other layer, so that even the plain-text 500 of
-    Starlette's ServerErrorMiddleware (the outermost layer of a stock app) carries them."""
-
-    def __init__(self, *, embed_frame_ancestors: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.embed_frame_ancestors = embed_frame_ancestors
-
-    def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack(), self.embed_frame_ancestors)
-
 
 def create_app() -> FastAPI:
     """Build the application; uvicorn calls this as a factory."""
@@ -135,14 +39,13 @@ def create_app() -> FastAPI:
         docs_url=None,  # FastAPI's Swagger UI and ReDoc load from a CDN; /docs is served by api_docs instead
         redoc_url=None,
     )
+    app.openapi = with_sentence_limit(app.openapi, settings.max_sentence_chars)  # type: ignore[method-assign]
     # Every body is capped before an endpoint reads it: 256 KB of JSON, or the upload limit plus its envelope.
-    upload = Limit(
-        settings.max_upload_bytes + diagnose.ENVELOPE_BYTES,
-        diagnose.too_large(settings.max_upload_bytes).detail,
-    )
+    upload = Limit(settings.max_upload_bytes + ENVELOPE_BYTES, file_too_large(settings.max_upload_bytes))
     app.add_middleware(BodyLimit, default=JSON_LIMIT, paths={"/api/diagnose": upload})
     app.add_middleware(PageGzip, minimum_size=1024, compresslevel=6)
     app.add_middleware(HttpRules)  # outermost of these: HEAD as GET, a 405's Allow, relative redirects
+    app.add_exception_handler(Refusal, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.mount("/static", RevalidatedStaticFiles(directory=settings.static_dir), name="static")

@@ -6,8 +6,13 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from app.core.borrowing import BORROWED
+
 MaskName = Literal["none", "neg_inf", "zero"]
 RelationName = Literal["meaning", "grammar", "position"]
+# A sentence's length limit is a setting (ATTENTION_MAX_SENTENCE_CHARS), unknown when these are declared: its
+# schema carries this mark, and the app writes the settings' maxLength in its place (app.deps).
+SENTENCE_LIMIT = "x-sentence-limit"
 
 
 class RequestBody(BaseModel):
@@ -47,6 +52,11 @@ class Health(BaseModel):
     status: Literal["ok"]
 
 
+class SharedPair(BaseModel):
+    pair: tuple[int, int] = Field(description="[i, j], one of the relation's targets")
+    also: RelationName = Field(description="the other relation that claims it too (the first, when two do)")
+
+
 class Relation(BaseModel):
     name: RelationName
     targets: list[tuple[int, int]] = Field(description="pairs [i, j]: token i should attend to token j")
@@ -55,6 +65,14 @@ class Relation(BaseModel):
         description="that mean weight, for best_head (null when there are no targets)"
     )
     head_scores: list[float] | None = Field(description="the mean weight on the targets, for every head")
+    shared_pairs: list[SharedPair] = Field(description="the targets that another relation also claims")
+    own_score: float | None = Field(
+        description="best_head's mean weight on the targets no other relation claims; null when there are "
+        "no shared targets or no others"
+    )
+    borrowed: bool = Field(
+        description=f"own_score is at least {BORROWED} below score: the score owes most to shared targets"
+    )
 
 
 class AttentionResponse(BaseModel):
@@ -67,6 +85,10 @@ class AttentionResponse(BaseModel):
     trained: bool
     weights: list[list[list[float]]] = Field(description="[head][query i][key j]; every row sums to 1")
     future_leak: float = Field(description="mean over heads and query rows of the weight on keys j > i")
+    future_shares: list[list[float]] = Field(
+        description="[head][query i]: Σ_{j>i} w_ij, the weight the row puts on later keys"
+    )
+    row_future_shares: list[float] = Field(description="[query i]: `future_shares` averaged over the heads")
     relations: list[Relation]
 
 
@@ -237,6 +259,11 @@ class CustomAttentionResponse(BaseModel):
     concat: list[list[float]] = Field(description="n × Σ d_v: the heads' context vectors side by side")
     output: list[list[float]] | None = Field(description="concat · W_O, null without W_O")
     parameters: CustomAttentionParameters
+    sqrt_d_k: list[float] = Field(description="√d_k of every head: what its scores are divided by, scaled")
+    head_difference: float | None = Field(
+        description="max |context of head 1 − context of head 2|: 0 when tied; null with one head or when "
+        "the two heads' value widths differ"
+    )
 
 
 # ---- figure 4, the translator: an encoder-decoder writing French one token at a time -----------------------
@@ -250,7 +277,10 @@ class TranslateRequest(RequestBody):
     )
 
     sentence: str = Field(
-        min_length=1, max_length=500, description="English: 1 to 64 words of the translator's vocabulary"
+        min_length=1,
+        description="English: at most maxLength characters (a setting), 1 to 64 words of the translator's "
+        "vocabulary",
+        json_schema_extra={SENTENCE_LIMIT: True},
     )
 
 
@@ -265,6 +295,13 @@ class TranslateStep(BaseModel):
         alias="self",
         description="[layer][head][decoder position p ≤ t]: p = 0 is the start token, p ≥ 1 is target[p - 1] "
         "(the French already written); rows sum to 1 and never reach past t",
+    )
+
+    cross_mean: list[list[float]] = Field(
+        description="[layer][source position]: `cross` averaged over the heads"
+    )
+    self_mean: list[list[float]] = Field(
+        description="[layer][decoder position p ≤ t]: `self` averaged over the heads"
     )
 
 
@@ -336,7 +373,9 @@ class OrderResponse(BaseModel):
     weights: list[list[list[float]]] = Field(description="[head][query i][key j] for the sentence as written")
     permuted_weights: list[list[list[float]]] = Field(description="[head][k][l] for the permuted sentence")
     mean_weights: list[list[float]] = Field(description="[i][j]: weights averaged over the heads")
-    permuted_mean_weights: list[list[float]] = Field(description="[k][l]: permuted_weights averaged over heads")
+    permuted_mean_weights: list[list[float]] = Field(
+        description="[k][l]: permuted_weights averaged over the heads"
+    )
     unpermuted_mean_weights: list[list[float]] = Field(
         description="[i][j]: permuted_mean_weights with rows and columns put back in the written order"
     )

@@ -2,7 +2,8 @@
 
 **Cache-Control: no-cache.** The page is plain ES modules importing one another by fixed names (no content
 hash in the file name). With ``max-age`` a browser could keep yesterday's ``lib/svg.js`` beside today's
-``figures/heads-dial.js`` after a deploy, and a module importing a name the stale one lacks fails to load.
+``figures/heads-dial/index.js`` after a deploy, and a module importing a name the stale one lacks fails to
+load.
 ``no-cache`` still lets a browser store every file; it only asks before each use, with the ETag StaticFiles
 sends (If-None-Match), and gets a 304 without a body when nothing changed. One small request per file buys
 never running a mixed version.

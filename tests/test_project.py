@@ -54,9 +54,11 @@ def test_the_wheel_carries_the_page_and_the_weights(tmp_path: Path) -> None:
     for needed in (
         "app/static/js/main.js",
         "app/static/css/main.css",
+        "app/static/css/figures/heads-dial.css",
         "app/templates/index.html",
         "app/weights/relations.npz",
         "app/weights/relations_curve.json",
+        "app/models/lexicon.toml",
     ):
         assert needed in names, needed
     assert not any(name.startswith(("tests/", "training/", "bench/")) for name in names)

@@ -28,8 +28,8 @@ import yaml
 
 from app.config import get_settings
 from app.limits import JSON_BODY_BYTES, JSON_TOO_LARGE
-from app.main import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
-from app.routes.diagnose import ENVELOPE_BYTES, too_large
+from app.middleware import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
+from app.multipart import ENVELOPE_BYTES, too_large
 from app.server import H11_MAX_INCOMPLETE_EVENT_SIZE, TIMEOUT_BODY, TIMEOUT_HEADER, TIMEOUT_KEEP_ALIVE
 from tests.optional import missing
 from tests.serving import Served, free_port, healthy, served, stop

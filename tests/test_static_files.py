@@ -10,7 +10,12 @@ from fastapi.testclient import TestClient
 from app.config import get_settings
 from app.static_files import CACHE_CONTROL
 
-PATHS = ("/static/css/main.css", "/static/js/main.js", "/static/js/lib/svg.js")
+PATHS = (
+    "/static/css/main.css",
+    "/static/css/figures/heads-dial.css",
+    "/static/js/main.js",
+    "/static/js/lib/svg.js",
+)
 PLAIN = {"accept-encoding": "identity"}
 GZIP = {"accept-encoding": "gzip"}
 

@@ -14,7 +14,6 @@ makes the leaky models look healthy.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 
@@ -22,7 +21,7 @@ import numpy as np
 import torch
 
 from app.core.attention import MASK_MODES
-from app.models.lm_grammar import grammatical, split_corpus
+from app.models.lm_grammar import grammatical
 from app.models.tiny_lm import (
     BOS,
     CURVES_FILE,
@@ -32,8 +31,9 @@ from app.models.tiny_lm import (
     PAD,
     WEIGHTS_FILE,
     TinyLM,
-    default_vocabulary,
 )
+from training.command import command_line
+from training.lm_corpus import default_vocabulary, split_corpus
 from training.train_relations import WEIGHTS
 
 LABELS = {"neg_inf": "−∞ (the causal mask)", "zero": "×0 (masked_fill(mask, 0))", "none": "no mask"}
@@ -145,18 +145,18 @@ def grammatical_share(model: TinyLM, samples: int, seed: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = command_line(
+        __doc__,
+        steps=1500,
+        batch_size=64,
+        train=6000,
+        validation=1000,
+        samples=300,
+        d_model=48,
+        heads=2,
+        layers=2,
+        d_ff=96,
     )
-    parser.add_argument("--steps", type=int, default=1500)
-    parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--train", type=int, default=6000)
-    parser.add_argument("--validation", type=int, default=1000)
-    parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--d-model", type=int, default=48)
-    parser.add_argument("--heads", type=int, default=2)
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--d-ff", type=int, default=96)
     args = parser.parse_args()
     torch.set_num_threads(2)
 

@@ -16,7 +16,6 @@ one with the lowest training loss is kept.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -25,18 +24,12 @@ import numpy as np
 import torch
 
 from app.core.attention import valid_head_counts
-from app.models.corpus import heldout_sentences, training_sentences
-from app.models.heads import PROJECTIONS, Layer, evaluate
+from app.models.heads import PROJECTIONS, Layer
 from app.models.lexicon import FIELDS
-from app.models.relations import (
-    D_MODEL,
-    RELATIONS,
-    SIGNATURE_DIM,
-    SIGNATURE_SLICE,
-    analyse,
-    features,
-    spread_field_codes,
-)
+from app.models.relations import D_MODEL, RELATIONS, SIGNATURE_DIM, SIGNATURE_SLICE, analyse, features
+from training.command import command_line
+from training.evaluation import evaluate
+from training.relation_corpus import heldout_sentences, spread_field_codes, training_sentences
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "app" / "weights"
 DEFAULT_SENTENCE = ["the", "river", "bank", "was", "steep"]
@@ -135,14 +128,7 @@ def train_one(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--steps", type=int, default=2500)
-    parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--train-size", type=int, default=6000)
-    parser.add_argument("--heldout-size", type=int, default=500)
-    parser.add_argument("--batch-size", type=int, default=128)
+    parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
     parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
     parser.add_argument(
         "--heads", type=int, nargs="*", default=None, help="try only these head counts; writes nothing"

@@ -19,7 +19,6 @@ on the same machine.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
@@ -33,14 +32,6 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from app.core.attention import sinusoidal_positions  # noqa: E402
-from app.models.parallel_corpus import (  # noqa: E402
-    ENGLISH_WORDS,
-    FRENCH_WORDS,
-    Pair,
-    heldout_pairs,
-    lexicon_entries,
-    training_pairs,
-)
 from app.models.translator import (  # noqa: E402
     BOS,
     DECODER_PARAMETERS,
@@ -51,8 +42,11 @@ from app.models.translator import (  # noqa: E402
     SPECIALS,
     WEIGHTS_FILE,
     Translator,
-    measure,
 )
+from training.command import command_line  # noqa: E402
+from training.evaluation import measure  # noqa: E402
+from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
+from training.parallel_corpus import Pair, heldout_pairs, training_pairs  # noqa: E402
 from training.train_relations import WEIGHTS  # noqa: E402
 
 MAX_POSITIONS = 64  # the positional table of the training model; the numpy model computes any position
@@ -242,21 +236,21 @@ def batch(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = command_line(
+        __doc__,
+        train=(30000, "training pairs"),
+        heldout=(2000, "held-out pairs, never seen in training"),
+        steps=3000,
+        batch_size=64,
+        lr=2e-3,
+        label_smoothing=0.1,
+        d_model=64,
+        heads=4,
+        encoder_layers=2,
+        decoder_layers=2,
+        d_ff=256,
+        seed=0,
     )
-    parser.add_argument("--train", type=int, default=30000, help="training pairs")
-    parser.add_argument("--heldout", type=int, default=2000, help="held-out pairs, never seen in training")
-    parser.add_argument("--steps", type=int, default=3000)
-    parser.add_argument("--batch-size", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=2e-3)
-    parser.add_argument("--label-smoothing", type=float, default=0.1)
-    parser.add_argument("--d-model", type=int, default=64)
-    parser.add_argument("--heads", type=int, default=4)
-    parser.add_argument("--encoder-layers", type=int, default=2)
-    parser.add_argument("--decoder-layers", type=int, default=2)
-    parser.add_argument("--d-ff", type=int, default=256)
-    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)  # two threads otherwise sum gradients in a varying order

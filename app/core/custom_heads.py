@@ -1,8 +1,8 @@
 """Attention over a reader's own matrices (figure 3, the head lab): shape checks that name the field, every
-stage of every head, and what the heads cost in weights.
+stage of every head, what the heads cost in weights, and how far head 2's context vectors are from head 1's.
 
 The maths itself is app.core.attention.attention_per_head; this module turns nested lists from a reader into
-matrices, refusing ragged rows, non-finite numbers and shapes that do not fit together with a ValueError whose
+matrices, refusing ragged rows, non-finite numbers and shapes that do not fit together with a Refusal whose
 message names the field and both clashing sizes (the web layer shows it as is).
 """
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.core.attention import FloatArray, MaskMode, PerHeadResult, attention_per_head
+from app.refusal import Refusal
 
 Rows = Sequence[Sequence[float]]
 
@@ -23,23 +24,23 @@ def _numbers(k: int) -> str:
 
 
 def as_matrix(rows: Rows, name: str) -> FloatArray:
-    """`rows` as an (r, c) float64 matrix, or a ValueError naming `name`, the ragged row and both lengths."""
+    """`rows` as an (r, c) float64 matrix, or a Refusal naming `name`, the ragged row and both lengths."""
     if len(rows) == 0:
-        raise ValueError(f"{name} has no rows")
+        raise Refusal(f"{name} has no rows")
     width = len(rows[0])
     for i, row in enumerate(rows):
         if len(row) != width:
-            raise ValueError(
+            raise Refusal(
                 f"{name}[{i}] has {_numbers(len(row))} but {name}[0] has {_numbers(width)}: "
                 "every row needs the same length"
             )
     if width == 0:
-        raise ValueError(f"{name} has rows of no numbers")
+        raise Refusal(f"{name} has rows of no numbers")
     m = np.array(rows, dtype=np.float64)
     bad = np.argwhere(~np.isfinite(m))
     if len(bad):
         i, j = (int(v) for v in bad[0])
-        raise ValueError(f"{name}[{i}][{j}] is {m[i, j]}: every number must be finite")
+        raise Refusal(f"{name}[{i}][{j}] is {m[i, j]}: every number must be finite")
     return m
 
 
@@ -65,12 +66,25 @@ class LabParameters:
 class LabResult:
     result: PerHeadResult
     parameters: LabParameters
+    sqrt_d_k: list[float]  # per head: what its scores are divided by when scaling is on
+    head_difference: float | None  # head 1 against head 2: see head_difference
+
+
+def head_difference(contexts: Sequence[FloatArray]) -> float | None:
+    """How far apart head 1's and head 2's context vectors are: max |C_1 - C_2| over every entry.
+
+    Exactly 0 when head 2 has head 1's projections (tied). None with fewer than two heads, or when the two
+    heads' value widths differ, so that their context vectors differ in shape.
+    """
+    if len(contexts) < 2 or contexts[0].shape != contexts[1].shape:
+        return None
+    return float(np.max(np.abs(contexts[0] - contexts[1])))
 
 
 def check_tokens(tokens: Sequence[str] | None, n: int) -> None:
     """Token labels, when given, must name every row of the embeddings."""
     if tokens is not None and len(tokens) != n:
-        raise ValueError(f"tokens has {len(tokens)} entries but embeddings have {n} rows")
+        raise Refusal(f"tokens has {len(tokens)} entries but embeddings have {n} rows")
 
 
 def custom_attention(
@@ -100,9 +114,16 @@ def custom_attention(
         for i, head in enumerate(heads)
     ]
     o = None if w_o is None else as_matrix(w_o, "w_o")
-    # attention_per_head checks every remaining shape, naming the field and both sizes.
-    result = attention_per_head(x, triples, w_o=o, mask=mask, scale=scale)
+    try:  # attention_per_head checks every remaining shape, naming the field and both sizes
+        result = attention_per_head(x, triples, w_o=o, mask=mask, scale=scale)
+    except ValueError as error:  # the maths' own error, worded for the reader: refused as it is
+        raise Refusal(str(error)) from error
     per_head = [int(w_q.size + w_k.size + w_v.size) for w_q, w_k, w_v in triples]
     w_o_count = 0 if o is None else int(o.size)
     parameters = LabParameters(per_head=per_head, w_o=w_o_count, total=sum(per_head) + w_o_count)
-    return LabResult(result=result, parameters=parameters)
+    return LabResult(
+        result=result,
+        parameters=parameters,
+        sqrt_d_k=[float(np.sqrt(w_q.shape[1])) for w_q, _, _ in triples],
+        head_difference=head_difference([stage.context for stage in result.stages]),
+    )

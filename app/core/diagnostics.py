@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from app.core.attention import causal_mask
+from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 AnyFloatArray = NDArray[np.floating]
@@ -60,7 +61,7 @@ ROW_SUM_TOLERANCE = 1e-3
 EQUAL_RTOL = 1e-6
 
 
-class MatrixError(ValueError):
+class MatrixError(Refusal):
     """Attention weights that cannot be diagnosed; the message is written for the reader who sent them."""
 
 

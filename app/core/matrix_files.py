@@ -42,6 +42,7 @@ from app.core.diagnostics import (
     check_limits,
     check_shape,
 )
+from app.refusal import Refusal
 
 SUFFIXES = (".npy", ".json", ".csv")
 NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
@@ -53,12 +54,14 @@ CSV_CHARACTERS = re.compile(r"[0-9eE+\-.,\s]*")
 NOT_BLANK = re.compile(r"\S")
 
 
-class FileError(ValueError):
-    """The file cannot be read as attention weights."""
+class FileError(Refusal):
+    """The file cannot be read as attention weights (422)."""
 
 
 class UnsupportedFileType(FileError):
-    """The file is not .npy, .json or .csv, or its content is not what its extension says."""
+    """The file is not .npy, .json or .csv, or its content is not what its extension says (415)."""
+
+    status = 415
 
 
 def file_too_large(limit: int) -> str:

@@ -1,4 +1,4 @@
-"""The little language of figure 6: a grammar that writes sentences and a parser that checks them.
+"""The little language of figure 6: its words by class, and a parser that checks a sentence.
 
 Sentences are a noun phrase, then a verb phrase:
 
@@ -8,14 +8,13 @@ Sentences are a noun phrase, then a verb phrase:
 ("the old fox chased a goose near the barn", "her cat slept", "this river was cold"). Every word belongs
 to exactly one class, so checking a sentence is matching its class sequence against that pattern. The tiny
 language models are trained on these sentences; what share of their own output the parser accepts is how
-the page tells a model that writes sentences from one that writes garbage.
+the page tells a model that writes sentences from one that writes garbage. The models were trained on
+sentences the same grammar writes (training/lm_corpus.py).
 """
 
 from __future__ import annotations
 
-import random
 import re
-from collections.abc import Iterator
 
 CLASSES: dict[str, tuple[str, ...]] = {
     "DET": tuple("the this that his her their our every".split()),
@@ -51,41 +50,3 @@ def grammatical(words: list[str]) -> bool:
     if any(w not in WORD_CLASS for w in words):
         return False
     return _SENTENCE.fullmatch("".join(_CODES[WORD_CLASS[w]] for w in words)) is not None
-
-
-def _noun_phrase(rng: random.Random) -> list[str]:
-    adjective = [rng.choice(CLASSES["ADJ"])] if rng.random() < 0.4 else []
-    return [rng.choice(CLASSES["DET"]), *adjective, rng.choice(CLASSES["NOUN"])]
-
-
-def sentence(rng: random.Random) -> list[str]:
-    """One random sentence of the grammar, 3 to 11 words."""
-    subject = _noun_phrase(rng)
-    kind = rng.random()
-    if kind < 0.25:
-        return [*subject, "was", rng.choice(CLASSES["ADJ"])]
-    phrase = [rng.choice(CLASSES["PREP"]), *_noun_phrase(rng)] if rng.random() < 0.5 else []
-    if kind < 0.55:
-        return [*subject, rng.choice(CLASSES["INTRANSITIVE"]), *phrase]
-    return [*subject, rng.choice(CLASSES["TRANSITIVE"]), *_noun_phrase(rng), *phrase]
-
-
-def sentences(seed: int) -> Iterator[list[str]]:
-    """An endless reproducible stream of sentences."""
-    rng = random.Random(seed)
-    while True:
-        yield sentence(rng)
-
-
-def split_corpus(train: int, validation: int, seed: int = 0) -> tuple[list[list[str]], list[list[str]]]:
-    """Distinct training and validation sentences: no validation sentence appears in training."""
-    seen: set[str] = set()
-    chosen: list[list[str]] = []
-    for words in sentences(seed):
-        text = " ".join(words)
-        if text not in seen:
-            seen.add(text)
-            chosen.append(words)
-        if len(chosen) == train + validation:
-            return chosen[:train], chosen[train:]
-    raise AssertionError("unreachable: the stream is endless")

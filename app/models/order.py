@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from app.models.heads import BadInput, RelationHeads
-from app.models.relations import POSITION_SLICE, SUBJECT, VERB, position_code, tokenize
+from app.models.heads import RelationHeads
+from app.models.relations import POSITION_SLICE, SUBJECT, VERB, position_code
+from app.refusal import Refusal
 
 HEADS = 3  # figure 1's default layer: one head each for meaning, grammar and position
 EXACT = 1e-12  # equivariance holds up to floating-point rounding; this is the tolerance the page reports
@@ -51,9 +52,9 @@ def reversed_order(n: int) -> list[int]:
 
 
 def check_permutation(permutation: list[int], n: int) -> None:
-    """A BadInput unless `permutation` lists 0..n-1 once each."""
+    """A Refusal unless `permutation` lists 0..n-1 once each."""
     if len(permutation) != n or sorted(permutation) != list(range(n)):
-        raise BadInput(
+        raise Refusal(
             f"permutation must list each position 0 to {n - 1} exactly once "
             f"(the sentence has {n} words; got {','.join(map(str, permutation))})"
         )
@@ -78,18 +79,9 @@ def attention_of(model: RelationHeads, words: list[str], positional: bool) -> ND
 
 
 def order_check(
-    model: RelationHeads,
-    sentence: str,
-    positional: bool,
-    permutation: list[int] | None = None,
-    max_tokens: int = 64,
+    model: RelationHeads, words: list[str], positional: bool, permutation: list[int] | None = None
 ) -> OrderCheck:
-    """Attention of the sentence and of its permutation, and their difference with the permutation undone."""
-    words = tokenize(sentence)
-    if not words:
-        raise BadInput("sentence has no words: type at least one word")
-    if len(words) > max_tokens:
-        raise BadInput(f"sentence has {len(words)} tokens; at most {max_tokens} are allowed")
+    """Attention of the words and of their permutation, and their difference with the permutation undone."""
     n = len(words)
     perm = reversed_order(n) if permutation is None else list(permutation)
     check_permutation(perm, n)

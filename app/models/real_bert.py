@@ -25,7 +25,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import re
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -38,10 +37,10 @@ from numpy.typing import NDArray
 
 from app.core.attention import merge_heads, scaled_dot_product_attention, split_heads
 from app.core.layers import layer_norm
-from app.models.heads import RELATION_NAMES, BadInput, sentence_words
 from app.models.heads import relation_scores as figure1_scores
-from app.models.relations import analyse
-from app.schemas import RealAttentionResponse, RealBest, RealRelation, RelationName
+from app.models.relations import RELATIONS, analyse
+from app.refusal import Refusal
+from app.words import tokenize
 
 FloatArray = NDArray[np.float64]
 
@@ -57,12 +56,12 @@ LN_EPS = 1e-12  # config.json: layer_norm_eps
 MAX_PIECES = 128  # WordPiece pieces per sentence, [CLS] and [SEP] included
 LAYER_CHOICES = (*(str(i) for i in range(LAYERS)), "all")
 DECIMALS = 4  # what the answer rounds attention and scores to
-# A word for figure 1's rules has a letter or a digit, as app.models.relations.tokenize says.
-_WORDLIKE = re.compile(r"[^\W_]")
 
 
-class ModelUnavailable(RuntimeError):
-    """The optional model is not installed (or cannot be read); the message says how to get it."""
+class ModelUnavailable(Refusal):
+    """The optional model is not installed (or cannot be read); the message says how to get it (503)."""
+
+    status = 503
 
 
 # ---- the exact GELU: erf, which numpy does not have --------------------------------------------------------
@@ -178,6 +177,34 @@ class BertOutput:
 
 
 @dataclass(frozen=True)
+class RealRelationFit:
+    """One of figure 1's relations in the sentence: its pairs of word indices and every head's score on
+    them, (layers, heads) rounded to DECIMALS; None when the sentence has no pair for it."""
+
+    name: str
+    targets: list[tuple[int, int]]
+    scores: FloatArray | None
+
+    @property
+    def best(self) -> tuple[int, int, float] | None:
+        """(layer, head, score) of the highest score, the first of equals; None without pairs."""
+        if self.scores is None:
+            return None
+        layer, head = np.unravel_index(int(np.argmax(self.scores)), self.scores.shape)
+        return int(layer), int(head), float(self.scores[layer, head])
+
+
+@dataclass(frozen=True)
+class RealAttention:
+    """The model on one sentence: its pieces, the chosen layers' attention, each relation's scores."""
+
+    pieces: Pieces
+    layers: list[int]
+    attention: FloatArray  # (len(layers), heads, n, n), rounded to DECIMALS; rows sum to 1
+    relations: list[RealRelationFit]
+
+
+@dataclass(frozen=True)
 class EncoderLayer:
     """One BERT layer's weights, laid out for x @ W (PyTorch's Linear stores W transposed)."""
 
@@ -259,7 +286,7 @@ class RealBert:
         try:
             encoding = self.tokenizer.encode(sentence)
         except Exception as error:  # e.g. a lone surrogate the Rust tokenizer cannot take as UTF-8
-            raise BadInput("sentence is not valid Unicode text") from error
+            raise Refusal("sentence is not valid Unicode text") from error
         special = [bool(s) for s in encoding.special_tokens_mask]
         renumber: dict[int, int] = {}
         spans: list[list[int]] = []
@@ -308,53 +335,36 @@ class RealBert:
             hidden.append(x)
         return BertOutput(attention=np.stack(attention), hidden=np.stack(hidden))
 
-    def attend(
-        self, sentence: str, layers: list[int], max_tokens: int = 64, max_pieces: int = MAX_PIECES
-    ) -> RealAttentionResponse:
-        """Answer for /api/real-attention: the chosen layers' attention and every head's relation scores."""
-        sentence_words(sentence, max_tokens)  # the limits of /api/attention, counted the same way
+    def attend(self, sentence: str, layers: list[int], max_pieces: int = MAX_PIECES) -> RealAttention:
+        """The chosen layers' attention on the sentence (rounded to DECIMALS) and every head's score on figure
+        1's relations; a Refusal for a sentence of more than ``max_pieces`` pieces or without a word."""
         pieces = self.pieces(sentence)
         if len(pieces.ids) > max_pieces:
-            raise BadInput(
+            raise Refusal(
                 f"sentence splits into {len(pieces.ids)} WordPiece pieces with [CLS] and [SEP]; "
                 f"at most {max_pieces} are allowed: shorten it"
             )
         if not pieces.words:
-            raise BadInput("sentence has no words the model can read: type at least one word")
+            raise Refusal("sentence has no words the model can read: type at least one word")
         output = self.forward(pieces.ids)
         per_word = word_attention(output.attention, pieces)  # (L, h, W, W)
         relations = []
         for name, pairs in relation_targets(pieces.words).items():
-            if not pairs:
-                relations.append(RealRelation(name=name, targets=[], scores=None, best=None))
-                continue
-            scores = np.round(relation_scores(per_word, pairs), DECIMALS)  # (L, h)
-            layer, head = np.unravel_index(int(np.argmax(scores)), scores.shape)
-            best = RealBest(layer=int(layer), head=int(head), score=float(scores[layer, head]))
-            relations.append(RealRelation(name=name, targets=pairs, scores=scores.tolist(), best=best))
-        return RealAttentionResponse(
-            model=MODEL_NAME,
-            layers=LAYERS,
-            heads=HEADS,
-            tokens=pieces.tokens,
-            special=pieces.special,
-            word_index=pieces.word_index,
-            words=pieces.words,
-            layer_indices=layers,
-            attention=np.round(output.attention[layers], DECIMALS).tolist(),
-            relations=relations,
-        )
+            scores = np.round(relation_scores(per_word, pairs), DECIMALS) if pairs else None  # (L, h)
+            relations.append(RealRelationFit(name, pairs, scores))
+        attention = np.round(output.attention[layers], DECIMALS)  # (len(layers), h, n, n)
+        return RealAttention(pieces=pieces, layers=layers, attention=attention, relations=relations)
 
 
 def parse_layer(value: str) -> list[int]:
-    """ "0" … "5" -> [that layer]; "all" -> [0, …, 5]; anything else (" 1", "ALL") is BadInput naming the
+    """ "0" … "5" -> [that layer]; "all" -> [0, …, 5]; anything else (" 1", "ALL") is a Refusal naming the
     choices, exactly as the OpenAPI document's enum of LAYER_CHOICES says."""
     if value == "all":
         return list(range(LAYERS))
     if value in LAYER_CHOICES:
         return [int(value)]
     valid = ", ".join(LAYER_CHOICES[:-1])
-    raise BadInput(f"layer must be one of {valid} or all (got {value!r})")
+    raise Refusal(f"layer must be one of {valid} or all (got {value!r})")
 
 
 # ---- the model next to figure 1's relations ----------------------------------------------------------------
@@ -380,18 +390,19 @@ def word_attention(attention: FloatArray, pieces: Pieces) -> FloatArray:
     return np.swapaxes(queries, 0, 1) @ keys  # (W, P) @ (..., P, W) -> (..., W, W)
 
 
-def relation_targets(words: list[str]) -> dict[RelationName, list[tuple[int, int]]]:
+def relation_targets(words: list[str]) -> dict[str, list[tuple[int, int]]]:
     """Figure 1's targets for each relation, as pairs of indices into ``words``.
 
     The rules (``app.models.relations.analyse``, the function figure 1 uses) read the words with a letter or
-    a digit; punctuation marks are words to the model but not to the rules, so they are left out of the
-    analysis and take part in no pair. For a sentence without punctuation the pairs are figure 1's.
+    a digit (those in which app.words.tokenize finds a word); punctuation marks are words to the model but
+    not to the rules, so they are left out of the analysis and take part in no pair. For a sentence without
+    punctuation the pairs are figure 1's.
     """
-    wordlike = [i for i, word in enumerate(words) if _WORDLIKE.search(word)]
+    wordlike = [i for i, word in enumerate(words) if tokenize(word)]
     if not wordlike:
-        return {name: [] for name in RELATION_NAMES}
+        return {name: [] for name in RELATIONS}
     analysis = analyse([words[i] for i in wordlike])
-    return {name: [(wordlike[i], wordlike[j]) for i, j in analysis.targets[name]] for name in RELATION_NAMES}
+    return {name: [(wordlike[i], wordlike[j]) for i, j in analysis.targets[name]] for name in RELATIONS}
 
 
 def relation_scores(word_weights: FloatArray, pairs: list[tuple[int, int]]) -> FloatArray:

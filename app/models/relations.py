@@ -20,7 +20,6 @@ relation is left to the optimiser.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -63,12 +62,6 @@ FEATURE_NAMES: tuple[str, ...] = (
 POSITION_FREQUENCIES = (1.36, 0.26)
 
 CONTENT_POS = frozenset({"noun", "verb", "adj"})
-_TOKEN = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
-
-
-def tokenize(sentence: str) -> list[str]:
-    """Split a sentence into word tokens, dropping punctuation ("Bank's edge." -> ["Bank's", "edge"])."""
-    return _TOKEN.findall(sentence)
 
 
 @dataclass(frozen=True)
@@ -255,23 +248,3 @@ def features(analysis: Analysis, field_codes: dict[str, NDArray[np.float64]]) ->
         x[analysis.verb, VERB] = 1.0
     x[:, POSITION_SLICE] = position_code(T)
     return x
-
-
-def spread_field_codes(
-    fields: tuple[str, ...], seed: int = 0, steps: int = 3000
-) -> dict[str, NDArray[np.float64]]:
-    """Unit FIELD_DIM-vectors, one per field, pushed apart so that no two fields point the same way.
-
-    Each step moves every code away from the others, weighted by exp(8 cos) so the closest pairs push
-    hardest. Used by training once; the codes are stored with the trained weights, so serving never
-    recomputes them.
-    """
-    rng = np.random.default_rng(seed)
-    codes = rng.normal(size=(len(fields), FIELD_DIM))
-    codes /= np.linalg.norm(codes, axis=1, keepdims=True)
-    for _ in range(steps):
-        push = np.exp(8.0 * (codes @ codes.T))  # (F, F)
-        np.fill_diagonal(push, 0.0)
-        codes -= 0.01 * (push @ codes) / push.sum(axis=1, keepdims=True)
-        codes /= np.linalg.norm(codes, axis=1, keepdims=True)
-    return {field: codes[k] for k, field in enumerate(fields)}

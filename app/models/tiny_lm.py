@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from app.config import get_settings
 from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
-from app.models.lm_grammar import VOCABULARY
+from app.refusal import UnknownWords
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
@@ -30,15 +30,10 @@ SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "tiny_lm.npz"
 CURVES_FILE = "tiny_lm_curves.json"
 MAX_POSITIONS = 16
+# A sentence for the three models: their 14 words fit in far fewer characters; the page's Sentence box and
+# GET /api/lm/attention both read this one number.
+MAX_SENTENCE_CHARS = 200
 LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
-
-
-class UnknownWords(ValueError):
-    """The prompt holds words the models never saw."""
-
-    def __init__(self, words: list[str]) -> None:
-        self.words = words
-        super().__init__(f"not in the models' vocabulary: {', '.join(words)}")
 
 
 @dataclass(frozen=True)
@@ -83,9 +78,10 @@ class TinyLM:
         return Forward(logits=logits, attention=np.stack(maps))
 
     def encode(self, words: list[str]) -> list[int]:
+        """BOS, then the words' ids; UnknownWords (a Refusal) naming any word the models never saw."""
         unknown = [w for w in words if w not in self.index or w in SPECIALS]
         if unknown:
-            raise UnknownWords(sorted(set(unknown)))
+            raise UnknownWords(sorted(set(unknown)), "the models' vocabulary")
         return [self.index[BOS]] + [self.index[w] for w in words]
 
     def generate(
@@ -135,11 +131,6 @@ class TinyLMs:
                 for mask in MASK_MODES
             }
         self.record: dict[str, Any] = json.loads(curves.read_text(encoding="utf-8"))
-
-
-def default_vocabulary() -> list[str]:
-    """The token list the models are trained with: the three specials, then the grammar's words."""
-    return [*SPECIALS, *VOCABULARY]
 
 
 @lru_cache

@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +45,7 @@ from app.core.attention import (
     split_heads,
 )
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
+from app.refusal import UnknownWords
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
@@ -53,7 +53,6 @@ SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "translator.npz"
 RECORD_FILE = "translator_record.json"
 MAX_STEPS = 80  # the longest translation written, whatever the source
-MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
 
 ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
 DECODER_PARAMETERS = (
@@ -76,23 +75,6 @@ DECODER_PARAMETERS = (
     "ff_w2",
     "ff_b2",
 )
-
-
-class UnknownWords(ValueError):
-    """The source holds words the translator never saw; each comes with close known words, if any."""
-
-    def __init__(self, words: list[str], suggestions: dict[str, list[str]]) -> None:
-        self.words = words
-        self.suggestions = suggestions
-
-        def described(word: str) -> str:
-            close = suggestions.get(word, [])
-            if not close:
-                return word
-            options = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
-            return f"{word} (did you mean {options}?)"
-
-        super().__init__("not in the translator's vocabulary: " + ", ".join(described(w) for w in words))
 
 
 @dataclass(frozen=True)
@@ -181,7 +163,7 @@ class Translator:
         unknown = list(dict.fromkeys(w for w in words if w not in self.source_index or w in SPECIALS))
         if unknown:
             suggestions = {w: difflib.get_close_matches(w, self.words, n=2, cutoff=0.8) for w in unknown}
-            raise UnknownWords(unknown, suggestions)
+            raise UnknownWords(unknown, "the translator's vocabulary", suggestions)
         return [self.source_index[w] for w in words]
 
     def encode(self, ids: list[int]) -> Encoding:
@@ -322,68 +304,6 @@ class TranslatorModel:
     @property
     def best_layer(self) -> int:
         return int(self.record["best_layer"])
-
-
-def alignment_hits(cross: FloatArray, alignment: tuple[tuple[int, ...], ...]) -> list[bool]:
-    """For each aligned French word, whether the cross-attention's maximum falls on one of its sources.
-
-    ``cross`` is (T, S): row t is the attention of the step that wrote French word t (its input is the word
-    before, or <s>). Rows beyond the alignment (the </s> step) and inserted words are skipped.
-    """
-    return [int(np.argmax(cross[t])) in sources for t, sources in enumerate(alignment) if sources]
-
-
-class AlignedPair(Protocol):
-    """What ``measure`` needs of a pair (``app.models.parallel_corpus.Pair`` is one)."""
-
-    @property
-    def english(self) -> tuple[str, ...]: ...
-    @property
-    def french(self) -> tuple[str, ...]: ...
-    @property
-    def alignment(self) -> tuple[tuple[int, ...], ...]: ...
-
-
-def measure(translator: Translator, pairs: Sequence[AlignedPair]) -> dict[str, Any]:
-    """Exact match of greedy decoding, and per decoder layer the alignment of the head-averaged
-    cross-attention under teacher forcing on the reference, over ``pairs``; the best layer by alignment,
-    and the first few pairs translated wrongly."""
-    exact = 0
-    misses: list[dict[str, str]] = []
-    layers, heads = translator.decoder_layers, translator.heads
-    hits: list[list[bool]] = [[] for _ in range(layers)]
-    head_hits: list[list[list[bool]]] = [[[] for _ in range(heads)] for _ in range(layers)]
-    bos = translator.target_index[BOS]
-    for pair in pairs:
-        written = translator.translate(list(pair.english)).target
-        exact += written == list(pair.french)
-        if written != list(pair.french) and len(misses) < MISSES_KEPT:
-            misses.append(
-                {
-                    "source": " ".join(pair.english),
-                    "reference": " ".join(pair.french),
-                    "translation": " ".join(written),
-                }
-            )
-        encoding = translator.encode(translator.source_ids(list(pair.english)))
-        ids = [bos] + [translator.target_index[w] for w in pair.french]
-        cross = translator.forward(encoding, ids).cross_attention  # (layers, h, T, S)
-        for layer in range(layers):
-            hits[layer] += alignment_hits(cross[layer].mean(axis=0), pair.alignment)  # (h, T, S) -> (T, S)
-            for head in range(heads):
-                head_hits[layer][head] += alignment_hits(cross[layer, head], pair.alignment)
-    per_layer = [float(np.mean(h)) for h in hits]
-    best = int(np.argmax(per_layer))
-    return {
-        "heldout_pairs": len(pairs),
-        "exact_match": exact / len(pairs),
-        "aligned_words": len(hits[0]),
-        "alignment_by_layer": per_layer,
-        "alignment_by_head": [[float(np.mean(h)) for h in layer] for layer in head_hits],
-        "best_layer": best,
-        "alignment": per_layer[best],
-        "misses": misses,
-    }
 
 
 @lru_cache

@@ -2,16 +2,15 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Query, Response
 from pydantic import TypeAdapter
 
-from app.cache import ResponseCache, get_response_cache
-from app.config import Settings, get_settings
-from app.errors import refusal
-from app.models.heads import VALID_HEADS, BadInput, RelationHeads, get_relation_heads
-from app.models.relations import tokenize
-from app.routes.params import Sentence
-from app.schemas import AttentionResponse, MaskName
+from app.core.diagnostics import future_leak, future_share
+from app.deps import DEFAULT_SENTENCE, CacheDep, RelationHeadsDep, Sentence, sentence_query
+from app.errors import refusal_doc
+from app.models.heads import VALID_HEADS, RelationAttention
+from app.models.relations import D_MODEL
+from app.schemas import AttentionResponse, MaskName, Relation, SharedPair
 
 router = APIRouter(prefix="/api", tags=["attention"])
 ANSWER = TypeAdapter(AttentionResponse)
@@ -20,13 +19,14 @@ ANSWER = TypeAdapter(AttentionResponse)
 @router.get(
     "/attention",
     response_model=AttentionResponse,
-    responses={422: refusal("no words or too many, a `heads` that does not divide d_model, a bad `mask`")},
+    responses={
+        422: refusal_doc("no words or too many, a `heads` that does not divide d_model, a bad `mask`")
+    },
 )
 def attention(
-    model: Annotated[RelationHeads, Depends(get_relation_heads)],
-    settings: Annotated[Settings, Depends(get_settings)],
-    cache: Annotated[ResponseCache, Depends(get_response_cache)],
-    sentence: Sentence = "the river bank was steep",
+    model: RelationHeadsDep,
+    cache: CacheDep,
+    sentence: Annotated[Sentence, sentence_query(DEFAULT_SENTENCE)],
     heads: Annotated[
         int,
         Query(description="how many heads d_model is sliced into", json_schema_extra={"enum": VALID_HEADS}),
@@ -35,15 +35,45 @@ def attention(
     trained: bool = True,
 ) -> Response:
     """Attention weights of every head of the relation model, and how well each head serves each relation."""
-    max_tokens = settings.max_sentence_tokens
 
-    def answer() -> bytes:  # the model's AttentionResponse, serialised once, then kept as bytes
-        try:
-            result = model.attend(sentence, heads=heads, mask=mask, trained=trained, max_tokens=max_tokens)
-        except BadInput as error:
-            raise HTTPException(status_code=422, detail=str(error)) from error
-        return ANSWER.dump_json(result)
+    def answer() -> bytes:  # serialised once, then kept as bytes
+        result = model.attend(sentence.words, heads=heads, mask=mask, trained=trained)
+        return ANSWER.dump_json(attention_response(result, heads, mask, trained))
 
     # The answer depends on the words alone: "the river bank." and "the  river bank" are one entry.
-    key = ("attention", tuple(tokenize(sentence)), heads, mask, trained, max_tokens)
+    key = ("attention", tuple(sentence.words), heads, mask, trained)
     return Response(cache.get_or_compute(key, answer), media_type="application/json")
+
+
+def attention_response(
+    result: RelationAttention, heads: int, mask: MaskName, trained: bool
+) -> AttentionResponse:
+    """The layer's answer as /api/attention states it."""
+    relations = [
+        Relation(
+            name=fit.name,
+            targets=fit.targets,
+            best_head=fit.best_head,
+            score=fit.score,
+            head_scores=None if fit.head_scores is None else fit.head_scores.tolist(),
+            shared_pairs=[SharedPair(pair=pair, also=also) for pair, also in fit.borrowing.shared_pairs],
+            own_score=fit.borrowing.own_score,
+            borrowed=fit.borrowing.borrowed,
+        )
+        for fit in result.relations
+    ]
+    shares = future_share(result.weights)  # [head][query i]
+    return AttentionResponse(
+        tokens=[t.text for t in result.tokens],
+        known=[t.known for t in result.tokens],
+        d_model=D_MODEL,
+        heads=heads,
+        valid_heads=VALID_HEADS,
+        mask=mask,
+        trained=trained,
+        weights=result.weights.tolist(),
+        future_leak=future_leak(result.weights),
+        future_shares=shares.tolist(),
+        row_future_shares=shares.mean(axis=0).tolist(),
+        relations=relations,
+    )

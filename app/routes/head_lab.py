@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, Response
 from pydantic import TypeAdapter
 
 from app.core.attention import FloatArray
 from app.core.custom_heads import HeadMatrices, custom_attention
-from app.errors import BODY_TOO_LARGE, refusal
+from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.schemas import CustomAttentionParameters, CustomAttentionRequest, CustomAttentionResponse
 
 # Bodies over 256 KB are refused with a 413 before this router sees them: app/limits.py.
@@ -30,18 +30,15 @@ def _rows_or_null(a: FloatArray) -> list[list[float | None]]:
     response_model=CustomAttentionResponse,
     responses={
         413: BODY_TOO_LARGE,
-        422: refusal("a field that is missing, ragged, non-finite or of the wrong shape"),
+        422: refusal_doc("a field that is missing, ragged, non-finite or of the wrong shape"),
     },
 )
 def custom(body: CustomAttentionRequest) -> Response:
     """Scores, weights and context of every head, the concatenation, the output and the parameter count."""
     heads = [HeadMatrices(w_q=h.w_q, w_k=h.w_k, w_v=h.w_v) for h in body.heads]
-    try:
-        lab = custom_attention(
-            body.embeddings, heads, w_o=body.w_o, mask=body.mask, scale=body.scale, tokens=body.tokens
-        )
-    except ValueError as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
+    lab = custom_attention(
+        body.embeddings, heads, w_o=body.w_o, mask=body.mask, scale=body.scale, tokens=body.tokens
+    )
     r = lab.result
     answer = CustomAttentionResponse(
         tokens=body.tokens,
@@ -60,6 +57,8 @@ def custom(body: CustomAttentionRequest) -> Response:
         parameters=CustomAttentionParameters(
             per_head=lab.parameters.per_head, w_o=lab.parameters.w_o, total=lab.parameters.total
         ),
+        sqrt_d_k=lab.sqrt_d_k,
+        head_difference=lab.head_difference,
     )
     # Serialised here, in the thread pool, not by FastAPI on the event loop: up to 4 MB of numbers.
     return Response(ANSWER.dump_json(answer), media_type="application/json")

@@ -3,14 +3,13 @@
 from typing import Annotated
 
 import numpy as np
-from fastapi import APIRouter, Depends, HTTPException
+from fastapi import APIRouter
 
 from app.core.diagnostics import future_leak
-from app.errors import BODY_TOO_LARGE, refusal
+from app.deps import Sentence, TinyLMsDep, sentence_query
+from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.models.lm_grammar import grammatical
-from app.models.relations import tokenize
-from app.models.tiny_lm import MAX_POSITIONS, TinyLMs, UnknownWords, get_tiny_lms
-from app.routes.params import sentence_query
+from app.models.tiny_lm import MAX_POSITIONS, MAX_SENTENCE_CHARS
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
@@ -19,22 +18,14 @@ from app.schemas import (
     MaskName,
     Sample,
 )
+from app.words import sentence_words
 
 router = APIRouter(prefix="/api/lm", tags=["language models"])
-Models = Annotated[TinyLMs, Depends(get_tiny_lms)]
+MAX_WORDS = MAX_POSITIONS - 2  # the start token, the words, and room for one word written after them
 
 
-def words_of(text: str) -> list[str]:
-    words = [w.lower() for w in tokenize(text)]
-    if not words:
-        raise HTTPException(status_code=422, detail="type at least one word")
-    if len(words) > MAX_POSITIONS - 2:
-        raise HTTPException(status_code=422, detail=f"at most {MAX_POSITIONS - 2} words fit these models")
-    return words
-
-
-@router.get("", response_model=LanguageModelsResponse)
-def language_models(models: Models) -> LanguageModelsResponse:
+@router.get("")
+def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
     """How the three models trained: loss curves, and how often their own sentences are grammatical."""
     record = models.record
     vocabulary = [w for w in models.models["neg_inf"].vocabulary if not w.startswith("<")]
@@ -43,19 +34,15 @@ def language_models(models: Models) -> LanguageModelsResponse:
 
 @router.post(
     "/generate",
-    response_model=GenerateResponse,
-    responses={413: BODY_TOO_LARGE, 422: refusal("a bad field, no words, too many, or unknown words")},
+    responses={413: BODY_TOO_LARGE, 422: refusal_doc("a bad field, no words, too many, or unknown words")},
 )
-def generate(request: GenerateRequest, models: Models) -> GenerateResponse:
+def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
     """Continue the prompt with one model, greedily or by sampling, and check each sentence's grammar."""
     model = models.models[request.model]
-    prompt = words_of(request.prompt)
+    prompt = [w.lower() for w in sentence_words(request.prompt, MAX_WORDS)]
     rng = np.random.default_rng(request.seed)
     count = 1 if request.strategy == "greedy" else request.count
-    try:
-        made = [model.generate(prompt, request.strategy, rng, request.temperature) for _ in range(count)]
-    except UnknownWords as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
+    made = [model.generate(prompt, request.strategy, rng, request.temperature) for _ in range(count)]
     samples = [Sample(text=" ".join(words), tokens=words, grammatical=grammatical(words)) for words in made]
     return GenerateResponse(
         model=request.model,
@@ -67,20 +54,19 @@ def generate(request: GenerateRequest, models: Models) -> GenerateResponse:
 
 @router.get(
     "/attention",
-    response_model=LanguageModelAttentionResponse,
-    responses={422: refusal("a bad model name, no words, too many, or unknown words")},
+    responses={422: refusal_doc("a bad model name, no words, too many, or unknown words")},
 )
 def attention(
-    models: Models,
+    models: TinyLMsDep,
+    sentence: Annotated[
+        Sentence,
+        sentence_query("the old fox chased the goose", max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
+    ],
     model: MaskName = "neg_inf",
-    sentence: Annotated[str, sentence_query(max_length=200)] = "the old fox chased the goose",
 ) -> LanguageModelAttentionResponse:
     """One model's attention over a whole sentence, every layer and head: the mask's fingerprint."""
     lm = models.models[model]
-    try:
-        ids = lm.encode(words_of(sentence))
-    except UnknownWords as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
+    ids = lm.encode(sentence.lower_words)
     maps = lm.forward(ids).attention
     return LanguageModelAttentionResponse(
         model=model,

@@ -3,14 +3,13 @@
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Query, Response
 from pydantic import TypeAdapter
 
-from app.config import Settings, get_settings
-from app.errors import refusal
-from app.models.heads import BadInput, RelationHeads, get_relation_heads
-from app.models.order import EXACT, HEADS, order_check
-from app.routes.params import Sentence
+from app.deps import RelationHeadsDep, Sentence, sentence_query
+from app.errors import refusal_doc
+from app.models.order import EXACT, HEADS, OrderCheck, order_check
+from app.refusal import Refusal
 from app.schemas import OrderResponse
 
 router = APIRouter(prefix="/api", tags=["order"])
@@ -25,19 +24,18 @@ def parse_permutation(text: str) -> list[int] | None:
     PERMUTATION does not match ("2, 0", "+1", "2_0") is refused, as the OpenAPI document says."""
     match = PERMUTATION.fullmatch(text)
     if match is None:
-        raise BadInput(f"permutation must be comma-separated word positions such as 2,0,1 (got {text!r})")
+        raise Refusal(f"permutation must be comma-separated word positions such as 2,0,1 (got {text!r})")
     return [int(part) for part in match.group(1).split(",")] if match.group(1) else None
 
 
 @router.get(
     "/order",
     response_model=OrderResponse,
-    responses={422: refusal("no words or too many, or a list that is not a permutation of the words")},
+    responses={422: refusal_doc("no words or too many, or a list that is not a permutation of the words")},
 )
 def order(
-    model: Annotated[RelationHeads, Depends(get_relation_heads)],
-    settings: Annotated[Settings, Depends(get_settings)],
-    sentence: Sentence = "dog bites man",
+    model: RelationHeadsDep,
+    sentence: Annotated[Sentence, sentence_query("dog bites man")],
     positional: bool = False,
     permutation: Annotated[
         str,
@@ -49,17 +47,14 @@ def order(
     ] = "",
 ) -> Response:
     """Attention of the sentence and of a permutation, and their difference once the permutation is undone."""
-    try:
-        check = order_check(
-            model,
-            sentence,
-            positional=positional,
-            permutation=parse_permutation(permutation),
-            max_tokens=settings.max_sentence_tokens,
-        )
-    except BadInput as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
-    answer = OrderResponse(
+    check = order_check(model, sentence.words, positional, parse_permutation(permutation))
+    # Serialised here, in the thread pool, not by FastAPI on the event loop (half a MB at 64 words).
+    return Response(ANSWER.dump_json(order_response(check, positional)), media_type="application/json")
+
+
+def order_response(check: OrderCheck, positional: bool) -> OrderResponse:
+    """The check's answer as /api/order states it, with the head-averaged maps the figure draws."""
+    return OrderResponse(
         tokens=check.tokens,
         positional=positional,
         heads=HEADS,
@@ -75,5 +70,3 @@ def order(
         tolerance=EXACT,
         equivariant=check.equivariant,
     )
-    # Serialised here, in the thread pool, not by FastAPI on the event loop (half a MB at 64 words).
-    return Response(ANSWER.dump_json(answer), media_type="application/json")

@@ -15,12 +15,12 @@ from markupsafe import Markup
 from app.config import Settings, get_settings
 from app.core.accounting import head_accounting
 from app.core.mathml import formula
-from app.errors import json_refusal
+from app.deps import DEFAULT_SENTENCE, SettingsDep
+from app.errors import json_refusal_doc
 from app.models.heads import VALID_HEADS
+from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 
 router = APIRouter(tags=["pages"])
-
-DEFAULT_SENTENCE = "the river bank was steep"
 
 
 def _formula(name: str) -> Markup:
@@ -58,7 +58,7 @@ def capacity_curve() -> dict[str, Any] | None:
 def article(
     request: Request,
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
-    settings: Annotated[Settings, Depends(get_settings)],
+    settings: SettingsDep,
 ) -> HTMLResponse:
     """The explorable, as one article."""
     return templates.TemplateResponse(request, "index.html", {"page_data": article_data(settings)})
@@ -71,6 +71,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "validHeads": VALID_HEADS,
         "maxTokens": settings.max_sentence_tokens,
         "maxChars": settings.max_sentence_chars,
+        "lmMaxChars": LM_MAX_CHARS,
         "capacity": capacity_curve(),
     }
 
@@ -106,7 +107,7 @@ def section_intro(article_html: str, name: str) -> Markup | None:
     response_class=HTMLResponse,
     responses={
         404: {"description": "no such figure: a page listing those that exist", "content": {"text/html": {}}},
-        422: json_refusal("`embed` is not a boolean"),
+        422: json_refusal_doc("`embed` is not a boolean"),
     },
 )
 def figure_page(
@@ -116,7 +117,7 @@ def figure_page(
         str, PathParameter(json_schema_extra={"enum": figure_names(get_settings().templates_dir)})
     ],
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
-    settings: Annotated[Settings, Depends(get_settings)],
+    settings: SettingsDep,
     embed: bool = False,
 ) -> HTMLResponse:
     """One figure alone, with its section's introduction; `?embed=1` drops everything but the figure."""

@@ -6,13 +6,11 @@ The model is optional: without it /api/real-attention answers 503 with the comma
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Depends, Query, Response
 from pydantic import TypeAdapter
 
-from app.cache import ResponseCache, get_response_cache
-from app.config import Settings, get_settings
-from app.errors import refusal
-from app.models.heads import BadInput, sentence_words
+from app.deps import DEFAULT_SENTENCE, CacheDep, RealBertDep, Sentence, SettingsDep, sentence_query
+from app.errors import refusal_doc
 from app.models.real_bert import (
     HEADS,
     INSTALL,
@@ -20,15 +18,12 @@ from app.models.real_bert import (
     LAYERS,
     MAX_PIECES,
     MODEL_NAME,
-    ModelUnavailable,
-    RealBert,
-    load_real_bert,
+    RealAttention,
     missing_reason,
     packaged_model_dir,
     parse_layer,
 )
-from app.routes.params import Sentence
-from app.schemas import RealAttentionResponse, RealModelStatus
+from app.schemas import RealAttentionResponse, RealBest, RealModelStatus, RealRelation
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
 ANSWER = TypeAdapter(RealAttentionResponse)
@@ -47,18 +42,19 @@ words, then summed over a word's key pieces and averaged over its query pieces. 
 and head, whatever `layer` asks for; `best` is its largest entry. Both are null for a relation with no
 targets in the sentence.
 
-Limits: 1 to 64 words (counted as /api/attention counts them), at most 500 characters and {MAX_PIECES}
-WordPiece pieces with [CLS] and [SEP]. Without the optional model: 503, with the install command
-(`{INSTALL}`).
+Limits: 1 to 64 words (counted as /api/attention counts them), at most `sentence`'s maxLength
+characters and {MAX_PIECES} WordPiece pieces with [CLS] and [SEP]. Without the optional model: 503, with the
+install command (`{INSTALL}`).
 """
 
 
-def real_bert(settings: Settings) -> RealBert:
-    """The loaded model (once per process), or a 503 whose detail says how to install it."""
-    try:
-        return load_real_bert(settings.real_model_dir)
-    except ModelUnavailable as error:
-        raise HTTPException(status_code=503, detail=str(error)) from error
+def layers_query(
+    layer: Annotated[
+        str, Query(description=f"0 to {LAYERS - 1}, or all", json_schema_extra={"enum": list(LAYER_CHOICES)})
+    ] = "0",
+) -> list[int]:
+    """The query parameter `layer` as the list of layers it asks for (a Refusal for any other value)."""
+    return parse_layer(layer)
 
 
 @router.get(
@@ -66,48 +62,52 @@ def real_bert(settings: Settings) -> RealBert:
     response_model=RealAttentionResponse,
     description=DESCRIPTION,
     responses={
-        422: refusal("no words or too many, too many pieces, or a bad `layer`"),
-        503: refusal("the optional model is not installed: the detail says how to install it"),
+        422: refusal_doc("no words or too many, too many pieces, or a bad `layer`"),
+        503: refusal_doc("the optional model is not installed: the detail says how to install it"),
     },
 )
 def real_attention(
-    settings: Annotated[Settings, Depends(get_settings)],
-    cache: Annotated[ResponseCache, Depends(get_response_cache)],
-    sentence: Sentence = "the river bank was steep",
-    layer: Annotated[
-        str, Query(description=f"0 to {LAYERS - 1}, or all", json_schema_extra={"enum": list(LAYER_CHOICES)})
-    ] = "0",
+    settings: SettingsDep,
+    cache: CacheDep,
+    # The sentence and the layer are read first: past the limits a 422, even where the model is not installed.
+    sentence: Annotated[Sentence, sentence_query(DEFAULT_SENTENCE)],
+    layers: Annotated[list[int], Depends(layers_query)],
+    model: RealBertDep,
 ) -> Response:
     """all-MiniLM-L6-v2's attention on the sentence, and each head's score on figure 1's relations."""
-    try:
-        layers = parse_layer(layer)
-        # A sentence past the limits gets its 422 even where the model is not installed.
-        sentence_words(sentence, settings.max_sentence_tokens)
-        model = real_bert(settings)
-    except BadInput as error:
-        raise HTTPException(status_code=422, detail=str(error)) from error
 
-    def answer() -> bytes:
-        try:
-            result = model.attend(sentence, layers, settings.max_sentence_tokens, MAX_PIECES)
-        except BadInput as error:
-            raise HTTPException(status_code=422, detail=str(error)) from error
-        # Built and validated by the model: serialised as is, not validated again (83,000 numbers for all).
-        return ANSWER.dump_json(result)
+    def answer() -> bytes:  # serialised once, then kept as bytes (83,000 numbers for all layers)
+        return ANSWER.dump_json(real_attention_response(model.attend(sentence.text, layers, MAX_PIECES)))
 
     # WordPiece reads case and punctuation, so the key is the sentence as sent (and the model it went to).
-    key = (
-        "real-attention",
-        sentence,
-        tuple(layers),
-        settings.max_sentence_tokens,
-        str(settings.real_model_dir),
-    )
+    key = ("real-attention", sentence.text, tuple(layers), str(settings.real_model_dir))
     return Response(cache.get_or_compute(key, answer), media_type="application/json")
 
 
-@router.get("/status", response_model=RealModelStatus)
-def status(settings: Annotated[Settings, Depends(get_settings)]) -> RealModelStatus:
+def real_attention_response(result: RealAttention) -> RealAttentionResponse:
+    """The model's answer as /api/real-attention states it."""
+    relations = []
+    for fit in result.relations:
+        best = None if fit.best is None else RealBest(layer=fit.best[0], head=fit.best[1], score=fit.best[2])
+        scores = None if fit.scores is None else fit.scores.tolist()
+        relations.append(RealRelation(name=fit.name, targets=fit.targets, scores=scores, best=best))
+    pieces = result.pieces
+    return RealAttentionResponse(
+        model=MODEL_NAME,
+        layers=LAYERS,
+        heads=HEADS,
+        tokens=pieces.tokens,
+        special=pieces.special,
+        word_index=pieces.word_index,
+        words=pieces.words,
+        layer_indices=result.layers,
+        attention=result.attention.tolist(),
+        relations=relations,
+    )
+
+
+@router.get("/status")
+def status(settings: SettingsDep) -> RealModelStatus:
     """Whether the optional model is installed, and the command that installs it; never loads it."""
     directory = settings.real_model_dir if settings.real_model_dir is not None else packaged_model_dir()
     reason = missing_reason(directory)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -26,9 +26,8 @@ from app.core.attention import (
     split_heads,
     valid_head_counts,
 )
-
-FAST = settings(max_examples=40, deadline=None)
-FLOATS = st.floats(-3.0, 3.0, allow_nan=False, allow_infinity=False, width=64)
+from tests.reference import softmax_row
+from tests.strategies import FAST, FLOATS, finite
 
 
 def matrices(rows: int, cols: int) -> st.SearchStrategy[np.ndarray]:
@@ -61,8 +60,11 @@ def mha_cases(draw: st.DrawFn) -> MhaCase:
     )
 
 
+QKV = tuple[np.ndarray, np.ndarray, np.ndarray]  # queries, keys and values, each [h, T, d]
+
+
 @st.composite
-def qkv(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def qkv(draw: st.DrawFn) -> QKV:
     """Self-attention sized q, k, v with a leading head axis: (h, T, d_k), (h, T, d_k), (h, T, d_v)."""
     h = draw(st.integers(1, 3))
     T = draw(st.integers(1, 5))
@@ -88,7 +90,7 @@ def test_softmax_rows_are_distributions(x: np.ndarray) -> None:
 @FAST
 @given(
     arrays(np.float64, st.integers(1, 6), elements=FLOATS),
-    st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False),
+    finite(1e4),
 )
 def test_softmax_is_shift_invariant_even_for_huge_shifts(x: np.ndarray, c: float) -> None:
     np.testing.assert_allclose(softmax(x + c), softmax(x), rtol=1e-9, atol=1e-12)
@@ -149,9 +151,7 @@ def test_apply_mask_broadcasts_over_heads() -> None:
 @FAST
 @pytest.mark.parametrize("mode", MASK_MODES)
 @given(qkv())
-def test_weights_rows_sum_to_one_in_every_mode(
-    mode: MaskMode, case: tuple[np.ndarray, np.ndarray, np.ndarray]
-) -> None:
+def test_weights_rows_sum_to_one_in_every_mode(mode: MaskMode, case: QKV) -> None:
     q, k, v = case
     w = scaled_dot_product_attention(q, k, v, mask=mode).weights
     assert np.all(w >= 0.0)
@@ -160,9 +160,7 @@ def test_weights_rows_sum_to_one_in_every_mode(
 
 @FAST
 @given(qkv())
-def test_neg_inf_mask_gives_exactly_zero_future_weight(
-    case: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> None:
+def test_neg_inf_mask_gives_exactly_zero_future_weight(case: QKV) -> None:
     q, k, v = case
     w = scaled_dot_product_attention(q, k, v, mask="neg_inf").weights
     T = w.shape[-1]
@@ -172,9 +170,7 @@ def test_neg_inf_mask_gives_exactly_zero_future_weight(
 
 @FAST
 @given(qkv())
-def test_zero_mask_spreads_equal_weight_over_the_future(
-    case: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> None:
+def test_zero_mask_spreads_equal_weight_over_the_future(case: QKV) -> None:
     q, k, v = case
     stages = scaled_dot_product_attention(q, k, v, mask="zero")
     h, T, _ = stages.weights.shape
@@ -191,7 +187,7 @@ def test_zero_mask_spreads_equal_weight_over_the_future(
 
 @FAST
 @given(qkv(), st.booleans())
-def test_scaled_divides_by_sqrt_d_k(case: tuple[np.ndarray, np.ndarray, np.ndarray], scale: bool) -> None:
+def test_scaled_divides_by_sqrt_d_k(case: QKV, scale: bool) -> None:
     q, k, v = case
     d_k = q.shape[-1]
     stages = scaled_dot_product_attention(q, k, v, scale=scale)
@@ -338,18 +334,8 @@ def loop_reference(case: MhaCase, mode: MaskMode) -> tuple[list[list[list[float]
         v = [[project(case.w_v, j, c) for c in cols] for j in range(T)]
         head_weights = []
         for i in range(T):
-            scores = []
-            for j in range(T):
-                s = sum(q[i][c] * k[j][c] for c in range(d_k)) / math.sqrt(d_k)
-                if j > i and mode == "neg_inf":
-                    s = -math.inf
-                elif j > i and mode == "zero":
-                    s = 0.0
-                scores.append(s)
-            top = max(scores)
-            exps = [math.exp(s - top) for s in scores]
-            total = sum(exps)
-            row = [e / total for e in exps]
+            scores = [sum(q[i][c] * k[j][c] for c in range(d_k)) / math.sqrt(d_k) for j in range(T)]
+            row = softmax_row(scores, i, mode)
             head_weights.append(row)
             for c in range(d_k):
                 concat[i][head * d_k + c] = sum(row[j] * v[j][c] for j in range(T))
@@ -435,73 +421,3 @@ def test_sinusoidal_positions_known_values() -> None:
             expected = math.sin(angle) if col % 2 == 0 else math.cos(angle)
             assert pe[pos, col] == pytest.approx(expected, abs=1e-12)
     assert np.all(np.abs(pe) <= 1.0)
-
-
-# errors
-
-
-def test_split_heads_rejects_non_divisors() -> None:
-    with pytest.raises(ValueError, match=r"d_model=6.*h=4"):
-        split_heads(np.zeros((2, 6)), 4)
-    with pytest.raises(ValueError, match="h=0"):
-        split_heads(np.zeros((2, 6)), 0)
-
-
-def test_unknown_mask_mode() -> None:
-    with pytest.raises(ValueError, match="unknown mask mode 'future'"):
-        apply_mask(np.zeros((2, 2)), "future")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="unknown mask mode"):
-        scaled_dot_product_attention(np.ones((2, 2)), np.ones((2, 2)), np.ones((2, 2)), mask="bogus")  # type: ignore[arg-type]
-
-
-def test_mask_needs_square_scores() -> None:
-    q, k, v = np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 3))
-    scaled_dot_product_attention(q, k, v, mask="none")
-    for mode in ("neg_inf", "zero"):
-        with pytest.raises(ValueError, match="T_q=2 and T_k=4"):
-            scaled_dot_product_attention(q, k, v, mask=mode)
-        with pytest.raises(ValueError, match=r"\(\.\.\., n, n\)"):
-            apply_mask(np.zeros((2, 4)), mode)
-
-
-def test_attention_shape_errors() -> None:
-    with pytest.raises(ValueError, match="q has width d_k=3 but k has width 2"):
-        scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 2)), np.ones((2, 2)))
-    with pytest.raises(ValueError, match="k has 2 rows but v has 3"):
-        scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 2)))
-
-
-def test_multi_head_errors() -> None:
-    x = np.ones((3, 4))
-    w = np.ones((4, 4))
-    with pytest.raises(ValueError, match=r"d_model=4.*h=3"):
-        multi_head_attention(x, w, w, w, heads=3)
-    with pytest.raises(ValueError, match="w_k has 5 rows but x has 4 columns"):
-        multi_head_attention(x, w, np.ones((5, 4)), w, heads=2)
-    with pytest.raises(ValueError, match="w_o has 3 rows but the concatenated heads have 4 columns"):
-        multi_head_attention(x, w, w, w, heads=2, w_o=np.ones((3, 4)))
-
-
-def test_per_head_errors_name_the_argument_and_shapes() -> None:
-    x = np.ones((2, 4))
-    good = (np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)))
-    bad_k = (np.ones((4, 2)), np.ones((3, 2)), np.ones((4, 2)))
-    with pytest.raises(ValueError, match=r"^heads\[1\]\.w_k has 3 rows but embeddings have 4 columns$"):
-        attention_per_head(x, [good, bad_k])
-    with pytest.raises(ValueError, match=r"heads\[0\]\.w_q has 2 columns but heads\[0\]\.w_k has 3"):
-        attention_per_head(x, [(np.ones((4, 2)), np.ones((4, 3)), np.ones((4, 2)))])
-    with pytest.raises(ValueError, match=r"heads\[0\]\.w_v must be a 2-D matrix"):
-        attention_per_head(x, [(np.ones((4, 2)), np.ones((4, 2)), np.ones(4))])
-    with pytest.raises(ValueError, match="w_o has 3 rows but the concatenated heads have 4 columns"):
-        attention_per_head(x, [good, good], w_o=np.ones((3, 2)))
-    with pytest.raises(ValueError, match="at least one"):
-        attention_per_head(x, [])
-    with pytest.raises(ValueError, match="embeddings must be a 2-D"):
-        attention_per_head(np.ones(4), [good])
-
-
-def test_parameter_count_and_head_count_errors() -> None:
-    with pytest.raises(ValueError, match="d_model=6 and heads=4"):
-        parameter_count(6, 4)
-    with pytest.raises(ValueError, match="d_model must be at least 1"):
-        valid_head_counts(0)

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from app.core.attention import MASK_MODES, causal_mask, scaled_dot_product_attention, softmax
 from app.core.diagnostics import future_leak, future_share
-
-FAST = settings(max_examples=40, deadline=None)
-FLOATS = st.floats(-3.0, 3.0, allow_nan=False, allow_infinity=False, width=64)
+from tests.strategies import FAST, FLOATS
 
 
 @FAST

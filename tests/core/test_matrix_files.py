@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import tracemalloc
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ from hypothesis import strategies as st
 from app.core import matrix_files
 from app.core.diagnostics import MatrixError, diagnose
 from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, file_type, read_matrix
+from tests.inprocess import traced_peak
 
 
 def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
@@ -238,18 +237,6 @@ def test_file_errors_are_value_errors() -> None:
 
 
 # ---- the limits on the work: judged as soon as the file shows its shape ----------------------------------
-
-
-def traced_peak(work: Callable[[], object]) -> int:
-    """Peak bytes allocated (numpy included) while ``work`` runs, above what was allocated before."""
-    tracemalloc.start()
-    try:
-        base, _ = tracemalloc.get_traced_memory()
-        work()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak - base
 
 
 def past_a_limit(name: str, data: bytes) -> str:

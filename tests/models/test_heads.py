@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.models.corpus import heldout_sentences, training_sentences
-from app.models.heads import VALID_HEADS, RelationHeads, evaluate, get_relation_heads, head_spread
+from app.models.heads import VALID_HEADS, RelationHeads, get_relation_heads
+from training.evaluation import evaluate, head_spread
+from training.relation_corpus import heldout_sentences, training_sentences
 
 CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_text())
 

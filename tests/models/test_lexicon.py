@@ -120,8 +120,8 @@ def test_function_words_have_no_fields() -> None:
 
 
 def test_content_words_have_fields_unless_they_are_general() -> None:
-    general = {w for text in lexicon._GENERAL_WORDS.values() for w in text.split()}
-    general |= {token.split(":")[0] for token in lexicon._GENERAL_WORDS["verb"].split()}
+    general = {w for text in lexicon.GENERAL_WORDS.values() for w in text.split()}
+    general |= {token.split(":")[0] for token in lexicon.GENERAL_WORDS["verb"].split()}
     for entry in LEXICON.values():
         if entry.pos in ("noun", "adj") and not entry.fields:
             assert entry.word in general, entry

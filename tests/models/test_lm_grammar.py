@@ -5,7 +5,8 @@ import random
 import pytest
 
 from app.models.lexicon import lookup
-from app.models.lm_grammar import CLASSES, WORD_CLASS, grammatical, sentence, split_corpus
+from app.models.lm_grammar import CLASSES, WORD_CLASS, grammatical
+from training.lm_corpus import sentence, split_corpus
 
 
 def test_every_generated_sentence_is_grammatical() -> None:

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.models.heads import BadInput, get_relation_heads
+from app.models.heads import get_relation_heads
 from app.models.real_bert import (
     HEADS,
     INSTALL,
@@ -37,6 +37,7 @@ from app.models.real_bert import (
     relation_targets,
     word_attention,
 )
+from app.refusal import Refusal
 from tests.optional import require_real_model
 
 REFERENCE = Path(__file__).parent / "data" / "real_bert_reference.npz"
@@ -132,7 +133,7 @@ def test_layer_choices(value: str, layers: list[int]) -> None:
 
 @pytest.mark.parametrize("value", ["6", "-1", "", "1.0", "one", "0,1", " 1", "ALL", "all "])
 def test_other_layers_name_the_choices(value: str) -> None:
-    with pytest.raises(BadInput, match=r"^layer must be one of 0, 1, 2, 3, 4, 5 or all \(got "):
+    with pytest.raises(Refusal, match=r"^layer must be one of 0, 1, 2, 3, 4, 5 or all \(got "):
         parse_layer(value)
 
 
@@ -182,9 +183,9 @@ def test_long_sentences_are_neither_padded_nor_cut(model: RealBert) -> None:
     assert len(model.pieces("bank " * 200).ids) == 202
 
 
-def test_too_many_pieces_is_bad_input(model: RealBert) -> None:
+def test_too_many_pieces_is_refused(model: RealBert) -> None:
     sentence = " ".join(["unbelievably"] * 30)  # 30 words of 5 pieces
-    with pytest.raises(BadInput) as error:
+    with pytest.raises(Refusal) as error:
         model.attend(sentence, [0])
     assert str(error.value) == (
         "sentence splits into 152 WordPiece pieces with [CLS] and [SEP]; at most 128 are allowed: shorten it"

@@ -18,20 +18,13 @@ from app.models.relations import (
     features,
     position_code,
     signature,
-    spread_field_codes,
-    tokenize,
 )
+from training.relation_corpus import spread_field_codes
 
 
 def pairs(sentence: str, relation: str) -> list[tuple[str, str]]:
     words = sentence.split()
     return [(words[i], words[j]) for i, j in analyse(words).targets[relation]]
-
-
-def test_tokenize_keeps_words_and_drops_punctuation() -> None:
-    assert tokenize("The river-bank, was steep!") == ["The", "river", "bank", "was", "steep"]
-    assert tokenize("Bank's edge") == ["Bank's", "edge"]
-    assert tokenize("  ... !!") == []
 
 
 def test_the_default_sentence() -> None:
@@ -110,10 +103,3 @@ def test_the_position_code_points_back_one_step() -> None:
     back = codes @ rotate
     for p in range(1, 21):
         assert int(np.argmax(codes @ back[p])) == p - 1
-
-
-def test_field_codes_are_spread_apart() -> None:
-    codes = np.stack(list(spread_field_codes(FIELDS).values()))
-    gram = codes @ codes.T
-    np.testing.assert_allclose(np.diag(gram), 1.0)
-    assert (gram - np.eye(len(FIELDS))).max() < 0.4  # no two fields share a direction

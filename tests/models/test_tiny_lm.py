@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from app.models.lm_grammar import grammatical
-from app.models.tiny_lm import TinyLMs, UnknownWords, get_tiny_lms
+from app.models.tiny_lm import TinyLMs, get_tiny_lms
+from app.refusal import UnknownWords
 
 LEAKY = ("zero", "none")
 SENTENCE = "the old fox chased the goose near the barn".split()

@@ -3,15 +3,10 @@
 import numpy as np
 import pytest
 
-from app.models.parallel_corpus import heldout_pairs
-from app.models.translator import (
-    BOS,
-    TranslatorModel,
-    UnknownWords,
-    alignment_hits,
-    get_translator,
-    measure,
-)
+from app.models.translator import BOS, TranslatorModel, get_translator
+from app.refusal import UnknownWords
+from training.evaluation import alignment_hits, measure
+from training.parallel_corpus import heldout_pairs
 
 SENTENCES = [
     "the river bank was steep",

@@ -40,6 +40,45 @@ def test_relation_scores_are_the_mean_weight_on_the_targets(client: TestClient) 
         assert relation["head_scores"] == pytest.approx(per_head.tolist())
 
 
+@pytest.mark.parametrize("heads", [1, 3, 24])
+@pytest.mark.parametrize("sentence", [DEFAULT, "the bat flew out of the cave and the dog barked"])
+def test_shared_pairs_and_own_scores_match_a_recomputation(
+    client: TestClient, heads: int, sentence: str
+) -> None:
+    """Each relation's shared pairs, own-pairs score and borrowed flag, recomputed from the answer's targets
+    and weights: a pair is shared when another relation also claims it (named by the first that does)."""
+    body = get(client, sentence=sentence, heads=heads)
+    weights = np.array(body["weights"])
+    for relation in body["relations"]:
+        others = {}
+        for other in body["relations"]:
+            if other["name"] != relation["name"]:
+                for pair in other["targets"]:
+                    others.setdefault(tuple(pair), other["name"])
+        shared = [p for p in relation["targets"] if tuple(p) in others]
+        own = [p for p in relation["targets"] if tuple(p) not in others]
+        assert relation["shared_pairs"] == [{"pair": p, "also": others[tuple(p)]} for p in shared]
+        if not shared or not own:
+            assert (relation["own_score"], relation["borrowed"]) == (None, False)
+            continue
+        own_score = float(sum(weights[relation["best_head"], i, j] for i, j in own) / len(own))
+        assert relation["own_score"] == pytest.approx(own_score)
+        assert relation["borrowed"] is (relation["score"] - own_score >= 0.15)
+
+
+def test_one_heads_position_score_is_borrowed_on_the_default_sentence(client: TestClient) -> None:
+    """bank -> river is also meaning and was -> bank also grammar: at one head they carry position's score,
+    which its two own pairs alone do not earn. At three heads, nothing is borrowed."""
+    position = {r["name"]: r for r in get(client, heads=1)["relations"]}["position"]
+    assert position["shared_pairs"] == [
+        {"pair": [2, 1], "also": "meaning"},
+        {"pair": [3, 2], "also": "grammar"},
+    ]
+    assert position["borrowed"] is True
+    assert position["own_score"] <= 0.2 < 0.4 < position["score"]
+    assert not any(r["borrowed"] for r in get(client, heads=3)["relations"])
+
+
 def test_trained_heads_specialise_on_the_default_sentence(client: TestClient) -> None:
     for heads in (3, 4, 6):
         relations = get(client, heads=heads)["relations"]
@@ -85,6 +124,24 @@ def test_masks_change_the_future(client: TestClient, mask: str) -> None:
                 assert np.ptp(weights[h, i, i + 1 :]) < 1e-12
 
 
+@pytest.mark.parametrize("mask", ["none", "neg_inf", "zero"])
+@pytest.mark.parametrize("heads", [1, 4])
+def test_future_shares_are_each_rows_weight_on_later_keys(client: TestClient, mask: str, heads: int) -> None:
+    """future_shares[k][i] = Σ_{j>i} w_kij and row_future_shares[i] = its mean over the heads, checked against
+    a plain loop over the answer's own weights (the mask lab shows these numbers and computes none)."""
+    body = get(client, sentence="the farmer saw the boat near the house", heads=heads, mask=mask)
+    weights = body["weights"]
+    n = len(body["tokens"])
+    per_head = [[sum(w[i][j] for j in range(i + 1, n)) for i in range(n)] for w in weights]
+    np.testing.assert_allclose(body["future_shares"], per_head, rtol=0, atol=1e-12)
+    mean = [sum(head[i] for head in per_head) / heads for i in range(n)]
+    assert body["row_future_shares"] == pytest.approx(mean, abs=1e-12)
+    assert body["row_future_shares"][-1] == 0.0  # the last word has no later words
+    assert body["future_leak"] == pytest.approx(sum(mean) / n)
+    if mask == "neg_inf":
+        assert body["row_future_shares"] == [0.0] * n
+
+
 def test_unknown_words_are_kept_and_marked(client: TestClient) -> None:
     body = get(client, sentence="the zorblax bank was steep")
     assert body["tokens"][1] == "zorblax"
@@ -101,7 +158,7 @@ def test_sixty_four_tokens_is_the_limit(client: TestClient) -> None:
     ("params", "detail"),
     [
         ({"sentence": "!!! ...", "heads": 3}, "sentence has no words: type at least one word"),
-        ({"sentence": " ".join(["a"] * 65)}, "sentence has 65 tokens; at most 64 are allowed"),
+        ({"sentence": " ".join(["a"] * 65)}, "sentence has 65 words; at most 64 are allowed"),
         ({"heads": 5}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got 5)"),
         ({"heads": 0}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got 0)"),
         ({"heads": -24}, "heads must divide d_model = 24: one of 1, 2, 3, 4, 6, 8, 12, 24 (got -24)"),

@@ -1,30 +1,20 @@
-"""POST /api/diagnose: each file type and shape, the exact body of every 4xx, the size cap, no disk, and a
-bounded answer whatever the file holds."""
+"""POST /api/diagnose: each file type and shape, the exact body of every 4xx, and a bounded answer whatever
+the file holds (test_diagnose_limits.py has the size cap and the disk)."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import io
 import json
-import os
-import tempfile
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 import pytest
-import starlette.formparsers
 from fastapi.testclient import TestClient
 
-from app.config import Settings, get_settings
 from app.core.attention import apply_mask, softmax
 from app.core.diagnostics import LISTED_HEADS, MAX_HEADS
-from app.main import create_app
 
 LIMIT = 2 * 1024 * 1024
-TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
 MISSING = {"detail": 'no file: send the attention weights as multipart/form-data in a field named "file"'}
 SCORES = np.random.default_rng(7).normal(size=(2, 3, 6, 6))
 
@@ -354,110 +344,6 @@ def test_a_broken_multipart_body_is_a_422(client: TestClient) -> None:
         assert (response.status_code, response.json()) == (422, {"detail": detail})
     complete = client.post("/api/diagnose", content=head + b"1,0\n0,1\r\n--XYZ--\r\n", headers=headers)
     assert complete.json()["verdict"] == "causal"
-
-
-def test_a_file_over_2_mb_is_a_413(client: TestClient) -> None:
-    assert upload(client, "w.npy", b"\x93NUMPY" + b"\0" * LIMIT) == (413, TOO_LARGE)
-
-
-def test_a_413_without_content_length_is_found_by_counting(client: TestClient) -> None:
-    boundary = b"XYZ"
-    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
-
-    def chunks() -> Iterator[bytes]:  # a generator body goes out chunked, with no Content-Length
-        yield head
-        for _ in range(40):
-            yield b"0" * 65536
-        yield b"\r\n--XYZ--\r\n"
-
-    response = client.post(
-        "/api/diagnose",
-        content=chunks(),
-        headers={"content-type": "multipart/form-data; boundary=" + boundary.decode()},
-    )
-    assert "content-length" not in response.request.headers
-    assert (response.status_code, response.json()) == (413, TOO_LARGE)
-
-
-def test_a_lying_content_length_stops_the_read_at_the_limit() -> None:
-    """An endless body that claims to be small is read only up to the limit, then refused."""
-    app = create_app()
-    pulled = 0
-    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
-
-    async def receive() -> dict:
-        nonlocal pulled
-        pulled += 1
-        return {"type": "http.request", "body": head if pulled == 1 else b"1" * 65536, "more_body": True}
-
-    sent: list[dict] = []
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/api/diagnose",
-        "raw_path": b"/api/diagnose",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"content-type", b"multipart/form-data; boundary=XYZ"), (b"content-length", b"300")],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
-    # A thread of its own: the browser tests may leave an event loop running in this one.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, app(scope, receive, send)).result()
-    assert sent[0]["status"] == 413
-    assert json.loads(b"".join(m.get("body", b"") for m in sent[1:])) == TOO_LARGE
-    assert pulled <= (LIMIT + 16 * 1024) // 65536 + 2  # it stopped at the cap, not at the end of the stream
-
-
-@pytest.fixture
-def small_limit(client: TestClient) -> Iterator[int]:
-    limit = 1000
-    client.app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=limit)  # type: ignore[attr-defined]
-    try:
-        yield limit
-    finally:
-        client.app.dependency_overrides.pop(get_settings)  # type: ignore[attr-defined]
-
-
-def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit: int) -> None:
-    at_limit = b"1,0\n0,1\n" + b"\n" * (small_limit - 8)  # trailing blank lines are allowed
-    assert len(at_limit) == small_limit
-    assert diagnosed(client, "w.csv", at_limit)["verdict"] == "causal"
-    assert upload(client, "w.csv", at_limit + b"\n") == (
-        413,
-        {"detail": "file too large: the limit is 1,000 bytes"},
-    )
-
-
-def test_an_upload_never_touches_the_disk(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """Starlette's UploadFile would spool this 1.6 MB part to a temporary file; this endpoint must not."""
-    private = tmp_path / "tmp"
-    private.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(private))
-    assert tempfile.gettempdir() == str(private)
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("an upload was about to be written to a temporary file")
-
-    for name in ("TemporaryFile", "NamedTemporaryFile", "SpooledTemporaryFile", "mkstemp", "mkdtemp"):
-        monkeypatch.setattr(tempfile, name, refuse)
-    monkeypatch.setattr(starlette.formparsers, "SpooledTemporaryFile", refuse)
-
-    weights = np.tile(np.eye(256), (3, 1, 1))  # (3, 256, 256) float64: 1.6 MB, over Starlette's 1 MB spool
-    data = npy(weights)
-    assert 1024 * 1024 < len(data) < LIMIT
-    assert diagnosed(client, "big.npy", data)["verdict"] == "causal"
-    assert os.listdir(private) == []
 
 
 def test_openapi_documents_the_upload(client: TestClient) -> None:

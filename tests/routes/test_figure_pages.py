@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import get_settings
-from app.main import content_security_policy
+from app.middleware import content_security_policy
 from app.routes.pages import figure_names, section_intro
 
 FIGURES = figure_names(get_settings().templates_dir)
@@ -19,6 +19,26 @@ def frame_ancestors(response) -> str:
 
 def test_every_partial_is_a_figure_name() -> None:
     assert {"heads-dial", "accounting", "head-lab", "mask-lab", "interview"} <= set(FIGURES)
+
+
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"]+)">')
+
+
+def test_the_article_links_the_base_stylesheet_then_each_figures_own(client: TestClient) -> None:
+    """main.css is the base; figures/<name>.css styles one figure; the article links them in its order."""
+    assert {p.stem for p in (get_settings().static_dir / "css/figures").glob("*.css")} == set(FIGURES)
+    html = client.get("/").text
+    shown = re.findall(r'<figure id="([^"]+)" class="figure\b', html)
+    assert sorted(shown) == FIGURES
+    assert STYLESHEET.findall(html) == ["main.css", *(f"figures/{name}.css" for name in shown)]
+    for sheet in STYLESHEET.findall(html):
+        assert client.get(f"/static/css/{sheet}").status_code == 200, sheet
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_a_figure_page_links_the_base_stylesheet_and_its_own(client: TestClient, name: str) -> None:
+    for path in (f"/figure/{name}", f"/figure/{name}?embed=1"):
+        assert STYLESHEET.findall(client.get(path).text) == ["main.css", f"figures/{name}.css"], path
 
 
 @pytest.mark.parametrize("name", FIGURES)

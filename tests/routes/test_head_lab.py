@@ -5,30 +5,24 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.reference import softmax_row
+
 URL = "/api/attention/custom"
 
-TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
-X = [
-    [0.43, 0.15, 0.89],
-    [0.55, 0.87, 0.66],
-    [0.57, 0.85, 0.64],
-    [0.22, 0.58, 0.33],
-    [0.77, 0.25, 0.10],
-    [0.05, 0.80, 0.55],
-]
-HEAD_1 = {
-    "w_q": [[0.2961, 0.5166], [0.2517, 0.6886], [0.0740, 0.8665]],
-    "w_k": [[0.1366, 0.1025], [0.1841, 0.7264], [0.3153, 0.6871]],
-    "w_v": [[0.0756, 0.1966], [0.3164, 0.4017], [0.1186, 0.8274]],
-}
-HEAD_2 = {"w_q": [[0], [0], [3]], "w_k": [[0], [0], [3]], "w_v": [[1, 0], [0, 1], [0, 0]]}
-W_O = [[0.5, 0], [0, 0.5], [0.5, 0], [0, 0.5]]
+# The worked example is the page's own "journey" preset; what it should give is computed here, independently.
+PRESETS = Path(__file__).parents[2] / "static/js/figures/head-lab/presets.json"
+JOURNEY = json.loads(PRESETS.read_text(encoding="utf-8"))["journey"]
+TOKENS = JOURNEY["tokens"]
+X = JOURNEY["embeddings"]
+HEAD_1, HEAD_2 = ({name: head[name] for name in ("w_q", "w_k", "w_v")} for head in JOURNEY["heads"])
+W_O = JOURNEY["w_o"]
 
 
 def journey(**extra: object) -> dict:
@@ -52,22 +46,11 @@ def reference_head(x, w_q, w_k, w_v, mask="none", scale=True):
     """softmax(Q Kᵀ / √d_k) V, written out with loops and math.exp."""
     q, k, v = matmul(x, w_q), matmul(x, w_k), matmul(x, w_v)
     n, d_k = len(x), len(w_q[0])
+    divisor = math.sqrt(d_k) if scale else 1.0
     weights = []
     for i in range(n):
-        scores = []
-        for j in range(n):
-            s = sum(q[i][t] * k[j][t] for t in range(d_k))
-            if scale:
-                s /= math.sqrt(d_k)
-            if j > i and mask == "neg_inf":
-                s = -math.inf
-            elif j > i and mask == "zero":
-                s = 0.0
-            scores.append(s)
-        top = max(scores)
-        exps = [math.exp(s - top) if s != -math.inf else 0.0 for s in scores]
-        total = sum(exps)
-        weights.append([e / total for e in exps])
+        scores = [sum(q[i][t] * k[j][t] for t in range(d_k)) / divisor for j in range(n)]
+        weights.append(softmax_row(scores, i, mask))
     context = matmul(weights, v)
     return weights, context
 
@@ -118,6 +101,21 @@ def test_every_stage_is_returned(client: TestClient) -> None:
         assert body["masked"][k] == body["scaled"][k]
     assert body["output"] is None
     assert body["parameters"] == {"per_head": [18, 12], "w_o": 0, "total": 30}
+
+
+def test_the_head_difference_is_the_largest_gap_between_head_1_and_head_2(client: TestClient) -> None:
+    body = post(client, journey())
+    _, context_1 = reference_head(X, **HEAD_1)
+    _, context_2 = reference_head(X, **HEAD_2)
+    pairs = zip(context_1, context_2, strict=True)
+    gap = max(abs(a - b) for row_1, row_2 in pairs for a, b in zip(row_1, row_2, strict=True))
+    assert body["head_difference"] == pytest.approx(gap, rel=1e-12)
+    assert body["sqrt_d_k"] == [math.sqrt(2), 1.0]
+    # Tied: exactly 0. One head, or two heads whose values differ in width: nothing to compare.
+    assert post(client, journey(heads=[HEAD_1, HEAD_1]))["head_difference"] == 0.0
+    assert post(client, journey(heads=[HEAD_1]))["head_difference"] is None
+    wide = {**HEAD_2, "w_v": [[1, 0, 0]] * 3}
+    assert post(client, journey(heads=[HEAD_1, wide]))["head_difference"] is None
 
 
 def test_tied_heads_give_identical_outputs(client: TestClient) -> None:
@@ -219,23 +217,20 @@ def raw(client: TestClient, text: str):
 HEAD = '{"w_q": [[1]], "w_k": [[1]], "w_v": [[1]]}'
 
 
+def refused_in_the_second_row(response, **error: object) -> None:
+    """A 422 whose one error is `error`, at the first number of the second embedding."""
+    assert response.status_code == 422
+    assert response.json() == {"detail": [{"loc": ["body", "embeddings", 1, 0], **error}]}
+
+
 @pytest.mark.parametrize(
     ("number", "shown"),
     [("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("1e999", "Infinity")],
 )
 def test_non_finite_numbers_get_a_422_naming_the_cell(client: TestClient, number: str, shown: str) -> None:
     response = raw(client, f'{{"embeddings": [[1], [{number}]], "heads": [{HEAD}]}}')
-    assert response.status_code == 422
-    assert response.json() == {
-        "detail": [
-            {
-                "type": "finite_number",
-                "loc": ["body", "embeddings", 1, 0],
-                "msg": "Input should be a finite number",
-                "input": shown,
-            }
-        ]
-    }
+    msg = "Input should be a finite number"
+    refused_in_the_second_row(response, type="finite_number", msg=msg, input=shown)
 
 
 def test_a_non_finite_weight_is_named_too(client: TestClient) -> None:
@@ -248,18 +243,13 @@ def test_a_non_finite_weight_is_named_too(client: TestClient) -> None:
 
 def test_numbers_past_a_million_get_a_422(client: TestClient) -> None:
     response = client.post(URL, json={"embeddings": [[1], [-2e6]], "heads": [json.loads(HEAD)]})
-    assert response.status_code == 422
-    assert response.json() == {
-        "detail": [
-            {
-                "type": "greater_than_equal",
-                "loc": ["body", "embeddings", 1, 0],
-                "msg": "Input should be greater than or equal to -1000000",
-                "input": -2e6,
-                "ctx": {"ge": -1e6},
-            }
-        ]
-    }
+    refused_in_the_second_row(
+        response,
+        type="greater_than_equal",
+        msg="Input should be greater than or equal to -1000000",
+        input=-2e6,
+        ctx={"ge": -1e6},
+    )
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from app.errors import ECHO_CHARS, MAX_ERRORS, validation_error
 from app.limits import JSON_BODY_BYTES, BodyLimit, Limit
 from app.main import create_app
+from tests.inprocess import call, http_scope
 
 JSON_TOO_LARGE = {"detail": "the request body is larger than 262144 bytes (256 KB)"}
 UPLOAD_TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
@@ -35,36 +36,6 @@ def padded(path: str, size: int) -> bytes:
     """The endpoint's valid body, padded with spaces (still valid JSON) to exactly ``size`` bytes."""
     body = json.dumps(VALID[path]).encode()
     return body + b" " * (size - len(body))
-
-
-def call(app, scope: dict, receive) -> list[dict]:
-    """Run one request straight through the ASGI app; the messages it sent."""
-    sent: list[dict] = []
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    # A thread of its own: the browser tests may leave an event loop running in this one.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, app(scope, receive, send)).result()
-    return sent
-
-
-def http_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": headers,
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
 
 
 def answer(sent: list[dict]) -> tuple[int, dict[bytes, bytes], dict]:

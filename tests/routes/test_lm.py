@@ -44,8 +44,11 @@ def test_attention_maps_carry_each_masks_fingerprint(client: TestClient) -> None
     ("body", "detail"),
     [
         ({"model": "neg_inf", "prompt": "the zorb fox"}, "not in the models' vocabulary: zorb"),
-        ({"model": "neg_inf", "prompt": "?!"}, "type at least one word"),
-        ({"model": "neg_inf", "prompt": " ".join(["the"] * 15)}, "at most 14 words fit these models"),
+        ({"model": "neg_inf", "prompt": "?!"}, "sentence has no words: type at least one word"),
+        (
+            {"model": "neg_inf", "prompt": " ".join(["the"] * 15)},
+            "sentence has 15 words; at most 14 are allowed",
+        ),
     ],
 )
 def test_bad_prompts_get_a_clear_422(client: TestClient, body: dict, detail: str) -> None:

@@ -48,7 +48,7 @@ def test_an_explicit_permutation_is_used(client) -> None:
             "permutation must be comma-separated word positions such as 2,0,1 (got 'two,one')",
         ),
         ({"sentence": "  "}, "sentence has no words: type at least one word"),
-        ({"sentence": " ".join(["dog"] * 65)}, "sentence has 65 tokens; at most 64 are allowed"),
+        ({"sentence": " ".join(["dog"] * 65)}, "sentence has 65 words; at most 64 are allowed"),
     ],
 )
 def test_bad_input_gets_a_422_with_a_clear_detail(client, params, detail) -> None:

@@ -243,7 +243,7 @@ LAYER_DETAIL = "layer must be one of 0, 1, 2, 3, 4, 5 or all (got {!r})"
         ({"sentence": "   \t "}, "sentence has no words: type at least one word"),
         ({"sentence": "🦇🦇"}, "sentence has no words: type at least one word"),
         ({"sentence": "\x00\x01"}, "sentence has no words: type at least one word"),
-        ({"sentence": " ".join(["a"] * 65)}, "sentence has 65 tokens; at most 64 are allowed"),
+        ({"sentence": " ".join(["a"] * 65)}, "sentence has 65 words; at most 64 are allowed"),
         ({"layer": "6"}, LAYER_DETAIL.format("6")),
         ({"layer": "-1"}, LAYER_DETAIL.format("-1")),
         ({"layer": "first"}, LAYER_DETAIL.format("first")),

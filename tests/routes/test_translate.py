@@ -25,6 +25,18 @@ def test_the_default_sentence_step_by_step(client: TestClient) -> None:
         np.testing.assert_allclose(own.sum(-1), 1.0)
 
 
+def test_each_step_carries_its_maps_averaged_over_the_heads(client: TestClient) -> None:
+    """cross_mean and self_mean are the heads' mean, key by key (what the figure draws for "Average"),
+    checked against a plain loop."""
+    body = client.post("/api/translate", json={"sentence": "a farmer sold the bat near the cave"}).json()
+    for step in body["steps"]:
+        assert set(step) == {"token", "cross", "self", "cross_mean", "self_mean"}
+        for name in ("cross", "self"):
+            for layer, heads in enumerate(step[name]):
+                mean = [sum(h[j] for h in heads) / len(heads) for j in range(len(heads[0]))]
+                assert step[f"{name}_mean"][layer] == pytest.approx(mean, abs=1e-12)
+
+
 def test_rive_looks_at_river_bank_in_the_best_layer(client: TestClient) -> None:
     body = client.post("/api/translate", json={"sentence": "the river bank was steep"}).json()
     rive = np.array(body["steps"][1]["cross"][body["best_layer"]]).mean(axis=0)
@@ -60,7 +72,7 @@ def test_the_longest_sentence_is_answered(client: TestClient) -> None:
         ),
         ("the bank's door", "not in the translator's vocabulary: bank's (did you mean banks or bank?)"),
         ("?!", "sentence has no words: type at least one word"),
-        ("the " * 65, "sentence has 65 tokens; at most 64 are allowed"),
+        ("the " * 65, "sentence has 65 words; at most 64 are allowed"),
     ],
 )
 def test_bad_sentences_get_a_422_that_says_why(client: TestClient, sentence: str, detail: str) -> None:

@@ -1,9 +1,11 @@
-"""A small grammar over the lexicon that writes the sentences the relation heads are trained and tested on.
+"""What figure 1's relation heads are trained and tested on: sentences from a small grammar over the
+lexicon, and the codes that tell the semantic fields apart in the inputs.
 
 Sentences look like "the river bank was steep", "a farmer sold the bat near the cave" or "she saw the old
 crane on the dock": a subject noun phrase, a verb, then an adjective, an object or a prepositional phrase.
 Most sentences hold an ambiguous word with a word that fixes its sense somewhere near it, so the meaning
-relation has something to find; the rules in ``relations.py``, not this generator, decide every target.
+relation has something to find; the rules in ``app/models/relations.py``, not this generator, decide every
+target.
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import numpy as np
+from numpy.typing import NDArray
+
 from app.models.lexicon import FIELDS, lookup, words
+from app.models.relations import FIELD_DIM
 
 COPULAS = ("was", "is")
 DETERMINERS = ("the", "the", "the", "a", "this", "that", "his", "her", "their", "our")
@@ -132,3 +138,22 @@ def heldout_sentences(count: int, exclude: frozenset[str], seed: int = HELDOUT_S
     """An evaluation set: ``count`` sentences from their own seed, none of them in ``exclude``."""
     stream = sentences(seed=seed, exclude=exclude)
     return [next(stream) for _ in range(count)]
+
+
+def spread_field_codes(
+    fields: tuple[str, ...], seed: int = 0, steps: int = 3000
+) -> dict[str, NDArray[np.float64]]:
+    """Unit FIELD_DIM-vectors, one per field, pushed apart so that no two fields point the same way.
+
+    Each step moves every code away from the others, weighted by exp(8 cos) so the closest pairs push
+    hardest. The codes are stored with the trained weights, so serving never recomputes them.
+    """
+    rng = np.random.default_rng(seed)
+    codes = rng.normal(size=(len(fields), FIELD_DIM))
+    codes /= np.linalg.norm(codes, axis=1, keepdims=True)
+    for _ in range(steps):
+        push = np.exp(8.0 * (codes @ codes.T))  # (F, F)
+        np.fill_diagonal(push, 0.0)
+        codes -= 0.01 * (push @ codes) / push.sum(axis=1, keepdims=True)
+        codes /= np.linalg.norm(codes, axis=1, keepdims=True)
+    return {field: codes[k] for k, field in enumerate(fields)}

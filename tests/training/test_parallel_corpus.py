@@ -4,19 +4,16 @@ from collections import defaultdict
 
 import pytest
 
-from app.models.parallel_corpus import (
-    ALLOWED_LINKS,
-    ENGLISH_WORDS,
-    FRENCH_WORDS,
+from app.models.translator import SPECIALS
+from training.french_lexicon import ALLOWED_LINKS, ENGLISH_WORDS, FRENCH_WORDS, NOUNS, lexicon_entries
+from training.parallel_corpus import (
     MAX_WORDS,
     MIN_WORDS,
-    NOUNS,
     Pair,
     coordinated,
     copula,
     example_pairs,
     heldout_pairs,
-    lexicon_entries,
     noun_phrase,
     of,
     predicate,
@@ -26,7 +23,6 @@ from app.models.parallel_corpus import (
     training_pairs,
     verb_phrase,
 )
-from app.models.translator import SPECIALS
 
 TRAIN, HELDOUT = 30000, 2000
 

@@ -1,0 +1,122 @@
+"""What the routes are handed: the settings, the answer cache, each model, and the reader's sentence.
+
+A route names what it needs by type (``settings: SettingsDep``, ``model: RelationHeadsDep``); FastAPI calls
+the getter (a model's loads it once per process), and tests override a getter through
+``app.dependency_overrides``.
+
+The sentence is read the same way by every endpoint that takes one: at most the settings' number of
+characters (ATTENTION_MAX_SENTENCE_CHARS) and 1 to ATTENTION_MAX_SENTENCE_TOKENS words, split by
+app.words.tokenize once, so a route gets the words with the text and never splits them again.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Query
+from fastapi.exceptions import RequestValidationError
+
+from app.cache import ResponseCache, get_response_cache
+from app.config import Settings, get_settings
+from app.models.heads import RelationHeads, get_relation_heads
+from app.models.real_bert import RealBert, load_real_bert
+from app.models.tiny_lm import TinyLMs, get_tiny_lms
+from app.models.translator import TranslatorModel, get_translator
+from app.schemas import SENTENCE_LIMIT
+from app.words import sentence_words
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+CacheDep = Annotated[ResponseCache, Depends(get_response_cache)]
+RelationHeadsDep = Annotated[RelationHeads, Depends(get_relation_heads)]
+TranslatorDep = Annotated[TranslatorModel, Depends(get_translator)]
+TinyLMsDep = Annotated[TinyLMs, Depends(get_tiny_lms)]
+
+
+def get_real_bert(settings: SettingsDep) -> RealBert:
+    """The optional pretrained model, loaded once per process; without it a 503 saying how to install it."""
+    return load_real_bert(settings.real_model_dir)
+
+
+RealBertDep = Annotated[RealBert, Depends(get_real_bert)]
+
+
+# ---- the reader's sentence ---------------------------------------------------------------------------------
+
+DEFAULT_SENTENCE = "the river bank was steep"  # what figure 1 and the real model's figure start with
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """The reader's sentence as sent, and its words as app.words.tokenize splits them (case kept)."""
+
+    text: str
+    words: list[str]
+
+    @property
+    def lower_words(self) -> list[str]:
+        """The words lower-cased, as the translator and the tiny language models read them."""
+        return [w.lower() for w in self.words]
+
+
+def read_sentence(text: str, max_chars: int, max_words: int, where: tuple[str, str]) -> Sentence:
+    """The sentence and its words; past ``max_chars`` a 422 worded as pydantic words every length limit
+    (the field ``where`` names, "String should have at most 500 characters"), and a Refusal for no words or
+    more than ``max_words``."""
+    if len(text) > max_chars:
+        error = {
+            "type": "string_too_long",
+            "loc": where,
+            "msg": f"String should have at most {max_chars} characters",
+            "input": text,
+            "ctx": {"max_length": max_chars},
+        }
+        raise RequestValidationError([error])
+    return Sentence(text, sentence_words(text, max_words))
+
+
+def sentence_query(default: str, max_chars: int | None = None, max_words: int | None = None) -> Any:
+    """The query parameter `sentence`, read into a Sentence: ``Annotated[Sentence, sentence_query(...)]``.
+
+    The limits are the settings' unless the endpoint sets its own (the tiny language models read 14 words).
+    """
+    shown = f"at most {max_chars} characters" if max_chars else "at most maxLength characters (a setting)"
+    extra = {"maxLength": max_chars} if max_chars else {SENTENCE_LIMIT: True}
+
+    def sentence(
+        settings: SettingsDep,
+        sentence: Annotated[
+            str,
+            Query(
+                min_length=1,
+                description=f"{shown}, with at least one word (a letter or a digit)",
+                json_schema_extra=extra,
+            ),
+        ] = default,
+    ) -> Sentence:
+        chars = max_chars or settings.max_sentence_chars
+        words = max_words or settings.max_sentence_tokens
+        return read_sentence(sentence, chars, words, ("query", "sentence"))
+
+    return Depends(sentence)
+
+
+def with_sentence_limit(openapi: Callable[[], dict[str, Any]], limit: int) -> Callable[[], dict[str, Any]]:
+    """``app.openapi`` with ``limit`` written as the maxLength of every schema SENTENCE_LIMIT marks: the
+    routes are declared before any settings are read, so the document learns the limit only when built."""
+
+    def fill(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.pop(SENTENCE_LIMIT, None):
+                node["maxLength"] = limit
+            for value in node.values():
+                fill(value)
+        elif isinstance(node, list):
+            for value in node:
+                fill(value)
+
+    def document() -> dict[str, Any]:
+        built = openapi()  # FastAPI's own: built on the first call, then kept on the app
+        fill(built)  # once the marks are replaced, a later call finds none
+        return built
+
+    return document

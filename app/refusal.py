@@ -1,0 +1,41 @@
+"""The one way a request is refused: raise ``Refusal`` anywhere, and the app answers ``{"detail": ...}``.
+
+A model, a file reader or a route that cannot answer what was asked raises a Refusal whose detail says why,
+in words for the reader; one exception handler (app/errors.py) turns it into the answer, with the status
+the Refusal carries (422 unless it says otherwise). Nothing here knows of HTTP beyond that number, so the
+numpy models raise it without importing the web framework.
+"""
+
+from __future__ import annotations
+
+
+class Refusal(ValueError):
+    """The request cannot be answered as asked; ``detail`` says why, for the reader.
+
+    ``status`` is the answer's status code: 422 (the input cannot be used) unless the class or the caller
+    says otherwise (415 for a file of the wrong type, 413 for one too large, 503 for a model not installed).
+    """
+
+    status: int = 422
+
+    def __init__(self, detail: str, status: int | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if status is not None:
+            self.status = status
+
+
+class UnknownWords(Refusal):
+    """Words outside a model's vocabulary; each may come with close known words to suggest."""
+
+    def __init__(self, words: list[str], vocabulary: str, suggestions: dict[str, list[str]] | None = None):
+        self.words = words
+        self.suggestions = suggestions or {}
+        super().__init__(f"not in {vocabulary}: " + ", ".join(self._described(w) for w in words))
+
+    def _described(self, word: str) -> str:
+        close = self.suggestions.get(word, [])
+        if not close:
+            return word
+        options = close[0] if len(close) == 1 else ", ".join(close[:-1]) + " or " + close[-1]
+        return f"{word} (did you mean {options}?)"

@@ -1,0 +1,64 @@
+"""Requests handed straight to the ASGI app, and the memory a piece of work takes: shared by the tests of
+the body limits and the upload, and by bench/diagnose.py."""
+
+from __future__ import annotations
+
+import asyncio
+import tracemalloc
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+
+
+def http_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
+    """The ASGI scope of a POST to `path` with `headers`, from a client on 127.0.0.1."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": headers,
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+def upload_scope(boundary: str, length: int) -> dict:
+    """The scope of a POST /api/diagnose: a multipart body with `boundary`, said to be `length` bytes."""
+    return http_scope(
+        "/api/diagnose",
+        [
+            (b"content-type", f"multipart/form-data; boundary={boundary}".encode()),
+            (b"content-length", str(length).encode()),
+        ],
+    )
+
+
+def call(app, scope: dict, receive: Callable[[], Awaitable[dict]]) -> list[dict]:
+    """Run one request straight through the ASGI app; the messages it sent."""
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    # A thread of its own: the browser tests may leave an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
+    return sent
+
+
+def traced_peak(work: Callable[[], object]) -> int:
+    """Peak bytes allocated (numpy included) while ``work`` runs, above what was allocated before."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base, _ = tracemalloc.get_traced_memory()
+        work()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - base

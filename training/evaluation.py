@@ -1,0 +1,130 @@
+"""How the trained models do on held-out data, measured with the numpy models the server runs.
+
+The training commands write these figures into the records the page shows (relations_curve.json,
+translator_record.json); the tests measure the committed weights the same way. Serving never imports this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from app.core.attention import multi_head_attention
+from app.models.heads import Layer, relation_scores
+from app.models.relations import RELATIONS, analyse, features
+from app.models.translator import BOS, Translator
+
+FloatArray = NDArray[np.float64]
+MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
+
+
+# ---- figure 1: the relation heads --------------------------------------------------------------------------
+
+
+def evaluate(
+    layer: Layer, heads: int, held_out: list[list[str]], field_codes: dict[str, NDArray[np.float64]]
+) -> dict[str, Any]:
+    """Per relation and head, the mean weight on the targets over the held-out sentences (numpy inference)."""
+    sums = {name: np.zeros(heads) for name in RELATIONS}
+    counts = dict.fromkeys(RELATIONS, 0)
+    diversity = []
+    for words in held_out:
+        analysis = analyse(words)
+        x = features(analysis, field_codes)
+        w = multi_head_attention(x, layer.w_q, layer.w_k, layer.w_v, heads).stages.weights
+        for name in RELATIONS:
+            pairs = analysis.targets[name]
+            if pairs:
+                sums[name] += relation_scores(w, pairs) * len(pairs)
+                counts[name] += len(pairs)
+        diversity.append(head_spread(w))
+    per_head = {name: (sums[name] / max(counts[name], 1)).tolist() for name in RELATIONS}
+    return {
+        "per_head": per_head,
+        "best_head": {name: int(np.argmax(s)) for name, s in per_head.items()},
+        "best_score": {name: float(max(s)) for name, s in per_head.items()},
+        "head_spread": float(np.mean(diversity)) if heads > 1 else 0.0,
+    }
+
+
+def head_spread(weights: NDArray[np.float64]) -> float:
+    """How differently the heads look: the mean total-variation distance between two heads' attention rows.
+
+    0 means every head asks the same question (identical rows); 1 means two heads never look at the same
+    token. Averaged over all pairs of heads and all query rows.
+    """
+    h = weights.shape[0]
+    if h < 2:
+        return 0.0
+    distances = [
+        0.5 * np.abs(weights[a] - weights[b]).sum(-1).mean() for a in range(h) for b in range(a + 1, h)
+    ]
+    return float(np.mean(distances))
+
+
+# ---- figure 4: the translator ------------------------------------------------------------------------------
+
+
+def alignment_hits(cross: FloatArray, alignment: tuple[tuple[int, ...], ...]) -> list[bool]:
+    """For each aligned French word, whether the cross-attention's maximum falls on one of its sources.
+
+    ``cross`` is (T, S): row t is the attention of the step that wrote French word t (its input is the word
+    before, or <s>). Rows beyond the alignment (the </s> step) and inserted words are skipped.
+    """
+    return [int(np.argmax(cross[t])) in sources for t, sources in enumerate(alignment) if sources]
+
+
+class AlignedPair(Protocol):
+    """What ``measure`` needs of a pair (``app.models.parallel_corpus.Pair`` is one)."""
+
+    @property
+    def english(self) -> tuple[str, ...]: ...
+    @property
+    def french(self) -> tuple[str, ...]: ...
+    @property
+    def alignment(self) -> tuple[tuple[int, ...], ...]: ...
+
+
+def measure(translator: Translator, pairs: Sequence[AlignedPair]) -> dict[str, Any]:
+    """Exact match of greedy decoding, and per decoder layer the alignment of the head-averaged
+    cross-attention under teacher forcing on the reference, over ``pairs``; the best layer by alignment,
+    and the first few pairs translated wrongly."""
+    exact = 0
+    misses: list[dict[str, str]] = []
+    layers, heads = translator.decoder_layers, translator.heads
+    hits: list[list[bool]] = [[] for _ in range(layers)]
+    head_hits: list[list[list[bool]]] = [[[] for _ in range(heads)] for _ in range(layers)]
+    bos = translator.target_index[BOS]
+    for pair in pairs:
+        written = translator.translate(list(pair.english)).target
+        exact += written == list(pair.french)
+        if written != list(pair.french) and len(misses) < MISSES_KEPT:
+            misses.append(
+                {
+                    "source": " ".join(pair.english),
+                    "reference": " ".join(pair.french),
+                    "translation": " ".join(written),
+                }
+            )
+        encoding = translator.encode(translator.source_ids(list(pair.english)))
+        ids = [bos] + [translator.target_index[w] for w in pair.french]
+        cross = translator.forward(encoding, ids).cross_attention  # (layers, h, T, S)
+        for layer in range(layers):
+            hits[layer] += alignment_hits(cross[layer].mean(axis=0), pair.alignment)  # (h, T, S) -> (T, S)
+            for head in range(heads):
+                head_hits[layer][head] += alignment_hits(cross[layer, head], pair.alignment)
+    per_layer = [float(np.mean(h)) for h in hits]
+    best = int(np.argmax(per_layer))
+    return {
+        "heldout_pairs": len(pairs),
+        "exact_match": exact / len(pairs),
+        "aligned_words": len(hits[0]),
+        "alignment_by_layer": per_layer,
+        "alignment_by_head": [[float(np.mean(h)) for h in layer] for layer in head_hits],
+        "best_layer": best,
+        "alignment": per_layer[best],
+        "misses": misses,
+    }

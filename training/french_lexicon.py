@@ -1,0 +1,233 @@
+"""The bilingual lexicon of figure 4's parallel corpus: every English word its grammar writes, and the French.
+
+The entries are plain text in training/data/french_*.txt, one a line, fields separated by "|" ("-" for "no
+such form"), each file's columns named in its opening comment. They are read once, at import, into the
+records below; the grammar (training/parallel_corpus.py) builds sentences from them, and the vocabularies and
+the word pairs an alignment may link come from them too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+Gender = Literal["m", "f"]
+Number = Literal["sg", "pl"]
+Kind = Literal["person", "animal", "thing", "place"]
+LIVING: frozenset[str] = frozenset({"person", "animal"})
+DATA = Path(__file__).resolve().parent / "data"
+
+# The auxiliaries and "to be": 3rd singular, 3rd plural, "nous".
+AVOIR = ("a", "ont", "avons")
+ETRE_PRESENT = ("est", "sont", "sommes")
+ETRE_PAST = (
+    "était",
+    "étaient",
+    "étions",
+)  # the imparfait: "the river bank was steep" -> "la rive était escarpée"
+COPULA_ENGLISH = {"present": ("is", "are"), "past": ("was", "were")}  # (singular, plural or "we")
+
+CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
+
+AND = ("and", "et")
+OF = ("of", "de")
+TO = ("to", "à")
+
+
+def _rows(name: str) -> list[list[str]]:
+    """The entries of training/data/french_<name>.txt, each cut at "|"; comment and blank lines skipped."""
+    lines = (DATA / f"french_{name}.txt").read_text(encoding="utf-8").splitlines()
+    return [[cell.strip() for cell in line.split("|")] for line in lines if line.strip() and line[0] != "#"]
+
+
+_KIND_CODES = {"l": ("person", "animal"), "t": ("thing",), "p": ("place",)}
+
+
+def _kinds(codes: str) -> frozenset[str]:
+    return frozenset(kind for code in codes for kind in _KIND_CODES[code])
+
+
+@dataclass(frozen=True)
+class Noun:
+    english: tuple[str, str | None]  # singular, plural (None: only used in the singular)
+    french: tuple[str, str | None]
+    gender: Gender
+    kind: Kind
+
+    def en(self, number: Number) -> list[str]:
+        word = self.english[0 if number == "sg" else 1]
+        assert word is not None, f"{self.english[0]!r} has no plural"
+        return word.split()
+
+    def fr(self, number: Number) -> str:
+        word = self.french[0 if number == "sg" else 1]
+        assert word is not None, f"{self.french[0]!r} has no plural"
+        return word
+
+
+@dataclass(frozen=True)
+class Adjective:
+    english: str
+    french: tuple[str, str, str, str]  # m sg, f sg, m pl, f pl
+    before_noun: bool
+    kinds: frozenset[str]
+
+    def fr(self, gender: Gender, number: Number) -> str:
+        return self.french[(gender == "f") + 2 * (number == "pl")]
+
+
+@dataclass(frozen=True)
+class Verb:
+    english: tuple[str, str, str]  # 3rd singular present, plural present, past
+    french: tuple[str, str, str]  # 3rd singular, 3rd plural, "nous"
+    participle: str
+    auxiliary: Literal["avoir", "être"]
+    frame: Literal["intransitive", "transitive", "ditransitive"]
+
+
+@dataclass(frozen=True)
+class Determiner:
+    english: str
+    numbers: tuple[Number, ...]
+    french: tuple[str | None, str | None, str | None]  # m sg, f sg, plural
+
+    def fr(self, gender: Gender, number: Number) -> str:
+        word = self.french[2 if number == "pl" else int(gender == "f")]
+        assert word is not None
+        return word
+
+
+@dataclass(frozen=True)
+class Preposition:
+    english: tuple[str, ...]
+    french: tuple[str, ...]
+    kinds: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Pronoun:
+    english: str
+    french: str
+    gender: Gender
+    number: Number
+    person: int
+
+
+def _maybe(cell: str) -> str | None:
+    return None if cell == "-" else cell
+
+
+NOUNS: tuple[Noun, ...] = tuple(
+    Noun((sg, _maybe(pl)), (fsg, _maybe(fpl)), gender, kind)  # type: ignore[arg-type]
+    for sg, pl, fsg, fpl, gender, kind in _rows("nouns")
+)
+ADJECTIVES: tuple[Adjective, ...] = tuple(
+    Adjective(en, (ms, fs, mp, fp), position == "pre", _kinds(kinds))
+    for en, ms, fs, mp, fp, position, kinds in _rows("adjectives")
+)
+VERBS: tuple[Verb, ...] = tuple(
+    Verb((s, p, past), (f3s, f3p, f1p), part, aux, frame)  # type: ignore[arg-type]
+    for s, p, past, f3s, f3p, f1p, part, aux, frame in _rows("verbs")
+)
+DETERMINERS: tuple[Determiner, ...] = tuple(
+    Determiner(
+        en,
+        ("sg", "pl") if numbers == "both" else (numbers,),  # type: ignore[arg-type]
+        (_maybe(ms), _maybe(fs), _maybe(pl)),
+    )
+    for en, numbers, ms, fs, pl in _rows("determiners")
+)
+PREPOSITIONS: tuple[Preposition, ...] = tuple(
+    Preposition(tuple(en.split()), tuple(fr.split()), _kinds(kinds))
+    for en, fr, kinds in _rows("prepositions")
+)
+PRONOUNS: tuple[Pronoun, ...] = tuple(
+    Pronoun(en, fr, gender, number, int(person))  # type: ignore[arg-type]
+    for en, fr, gender, number, person in _rows("pronouns")
+)
+
+# Each entry by its English: a noun or adjective by its dictionary form, a verb by its past ("slept").
+NOUN = {n.english[0]: n for n in NOUNS}
+ADJECTIVE = {a.english: a for a in ADJECTIVES}
+VERB = {v.english[2]: v for v in VERBS}  # by past form: "slept"
+DETERMINER = {d.english: d for d in DETERMINERS}
+PREPOSITION = {" ".join(p.english): p for p in PREPOSITIONS}
+PRONOUN = {p.english: p for p in PRONOUNS}
+
+
+def lexicon_entries() -> list[tuple[str, str]]:
+    """Every entry of the lexicon once, as (English dictionary form, part of speech): ("river bank", "noun"),
+    ("open", "adj") and ("open", "verb") are two entries."""
+    return [
+        *((n.english[0], "noun") for n in NOUNS),
+        *((a.english, "adj") for a in ADJECTIVES),
+        *((v.english[1], "verb") for v in VERBS),
+        ("be", "verb"),
+        *((d.english, "det") for d in DETERMINERS),
+        *((" ".join(p.english), "prep") for p in PREPOSITIONS),
+        *((p.english, "pron") for p in PRONOUNS),
+        (AND[0], "conj"),
+        (OF[0], "prep"),
+        (TO[0], "prep"),
+    ]
+
+
+def participle(word: str, gender: Gender, number: Number) -> str:
+    """Past participle agreeing with the subject (after être): tombé, tombée, tombés, tombées."""
+    return word + ("e" if gender == "f" else "") + ("s" if number == "pl" else "")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Vocabularies, and the word pairs an alignment may link.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _english_forms() -> list[str]:
+    words: list[str] = []
+    for n in NOUNS:
+        words += n.en("sg") + (n.en("pl") if n.english[1] else [])
+    words += [a.english for a in ADJECTIVES]
+    words += [w for v in VERBS for w in v.english]
+    words += [w for forms in COPULA_ENGLISH.values() for w in forms]
+    words += [d.english for d in DETERMINERS]
+    words += [w for p in PREPOSITIONS for w in p.english]
+    words += [p.english for p in PRONOUNS]
+    words += [AND[0], OF[0], TO[0]]
+    return list(dict.fromkeys(words))
+
+
+def _allowed_links() -> set[tuple[str, str]]:
+    """(English word, French token) pairs that the lexicon says may translate each other."""
+    links: set[tuple[str, str]] = set()
+    for n in NOUNS:
+        for number in ("sg", "pl"):
+            if n.english[number == "pl"] is not None:
+                links |= {(w, n.fr(number)) for w in n.en(number)}  # type: ignore[arg-type]
+    for a in ADJECTIVES:
+        links |= {(a.english, f) for f in a.french}
+    for v in VERBS:
+        third, plural, past = v.english
+        links |= {(third, v.french[0]), (plural, v.french[1]), (plural, v.french[2])}
+        if v.auxiliary == "avoir":
+            links |= {(past, aux) for aux in AVOIR} | {(past, v.participle)}
+        else:
+            links |= {(past, aux) for aux in ETRE_PRESENT}
+            links |= {(past, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
+    for tense, (sg, pl) in COPULA_ENGLISH.items():
+        french = ETRE_PRESENT if tense == "present" else ETRE_PAST
+        links |= {(sg, french[0]), (pl, french[1]), (pl, french[2])}
+    for d in DETERMINERS:
+        links |= {(d.english, f) for f in d.french if f is not None}
+    for p in PREPOSITIONS:
+        links |= {(e, f) for e in p.english for f in p.french}
+    links |= {(who.english, who.french) for who in PRONOUNS}
+    links |= {AND, OF, TO}
+    for (prep, article), contracted in CONTRACTIONS.items():
+        links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
+    return links
+
+
+ENGLISH_WORDS: tuple[str, ...] = tuple(_english_forms())
+ALLOWED_LINKS: frozenset[tuple[str, str]] = frozenset(_allowed_links())
+FRENCH_WORDS: tuple[str, ...] = tuple(sorted({f for _, f in ALLOWED_LINKS} | {AND[1]}))
