@@ -4,15 +4,15 @@ import { startArticleTools } from "./lib/article-tools.js";
 import { addFigureTools } from "./lib/figure-tools.js";
 
 const WIDGETS = {
-  "heads-dial": () => import("./figures/heads-dial.js"),
+  "heads-dial": () => import("./figures/heads-dial/index.js"),
   "accounting": () => import("./figures/accounting.js"),
-  "head-lab": () => import("./figures/head-lab.js"),
+  "head-lab": () => import("./figures/head-lab/index.js"),
   "mask-lab": () => import("./figures/mask-lab.js"),
-  "interview": () => import("./figures/interview.js"),
-  "generator": () => import("./figures/generator.js"),
+  "interview": () => import("./figures/interview/index.js"),
+  "generator": () => import("./figures/generator/index.js"),
   "blueprint": () => import("./figures/blueprint.js"),
   "order": () => import("./figures/order.js"),
-  "real-heads": () => import("./figures/real-heads.js"),
+  "real-heads": () => import("./figures/real-heads/index.js"),
 };
 
 function readPageData() {
@@ -31,6 +31,7 @@ async function startFigure(figure, pageData) {
   figure.dataset.started = "true";
   const module = await load();
   module.start(figure, pageData);
+  figure.dataset.ready = "true"; // its listeners are in place (data-started only guards against starting twice)
   figure.dispatchEvent(new CustomEvent("figure:started"));
 }
 

@@ -8,11 +8,13 @@ touches the network).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Locator, Page
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.optional import missing
@@ -57,10 +59,20 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture(scope="session")
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTIFACTS
+@dataclass(frozen=True)
+class Shots:
+    """What a test marked `screenshots` draws on: a phone-sized and a desktop-sized page, each watched like
+    `phone_page` and `watched_page`, and `take`, which writes a picture to tests/browser/artifacts."""
+
+    phone: Page
+    desktop: Page
+
+    def take(self, target: Page | Locator, name: str, full_page: bool = False) -> None:
+        """Write a picture of `target` (a page, or a part of one) to tests/browser/artifacts/`name`.png;
+        `full_page` takes the whole of a page rather than its viewport."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        options = {"full_page": True} if full_page else {}
+        target.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
 
 
 @dataclass
@@ -78,54 +90,60 @@ class Watch:
         return [m for m in self.console_errors if not any(e in m for e in self.expected_console)]
 
 
-def _open_page(browser, server: str, viewport: dict[str, int]):
-    context = browser.new_context(
-        viewport=viewport, base_url=server, color_scheme="light", reduced_motion="reduce"
-    )
-    context.add_init_script(WATCH_SCRIPT)
-    watch = Watch()
+def keep_on_loopback(context, foreign: list[str]) -> None:
+    """Let the context's requests to 127.0.0.1 through; block any other, and note its URL in `foreign`."""
 
     def route(route) -> None:
         if urlsplit(route.request.url).hostname == "127.0.0.1":
             route.continue_()
         else:
-            watch.foreign_requests.append(route.request.url)
+            foreign.append(route.request.url)
             route.abort()
 
     context.route("**/*", route)
+
+
+@contextmanager
+def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Page, Watch]]:
+    """A fresh page of `viewport`'s size and its Watch, checked when the block ends for uncaught errors,
+    console errors, CSP violations and requests that left 127.0.0.1."""
+    context = browser.new_context(
+        viewport=viewport, base_url=server, color_scheme="light", reduced_motion="reduce"
+    )
+    context.add_init_script(WATCH_SCRIPT)
+    watch = Watch()
+    keep_on_loopback(context, watch.foreign_requests)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
     page.on("request", lambda r: watch.api_requests.append(r.url) if "/api/" in r.url else None)
-    return context, page, watch
-
-
-def _check(page, watch: Watch) -> None:
-    csp = page.evaluate("window.__csp") if not page.is_closed() else []
-    assert watch.page_errors == [], f"uncaught errors: {watch.page_errors}"
-    assert watch.unexpected_console_errors() == [], f"console errors: {watch.unexpected_console_errors()}"
-    assert csp == [], f"CSP violations: {csp}"
-    assert watch.foreign_requests == [], f"requests left 127.0.0.1: {watch.foreign_requests}"
+    try:
+        yield page, watch
+        csp = page.evaluate("window.__csp") if not page.is_closed() else []
+        assert watch.page_errors == [], f"uncaught errors: {watch.page_errors}"
+        assert watch.unexpected_console_errors() == [], f"console errors: {watch.unexpected_console_errors()}"
+        assert csp == [], f"CSP violations: {csp}"
+        assert watch.foreign_requests == [], f"requests left 127.0.0.1: {watch.foreign_requests}"
+    finally:
+        context.close()
 
 
 @pytest.fixture
-def watched_page(browser, server):
+def watched_page(browser, server) -> Iterator[tuple[Page, Watch]]:
     """A desktop-sized page and its Watch; afterwards checked for errors, CSP violations, foreign requests."""
-    context, page, watch = _open_page(browser, server, DESKTOP)
-    yield page, watch
-    try:
-        _check(page, watch)
-    finally:
-        context.close()
+    with watched(browser, server, DESKTOP) as opened:
+        yield opened
 
 
 @pytest.fixture
-def phone_page(browser, server):
+def phone_page(browser, server) -> Iterator[tuple[Page, Watch]]:
     """A 375 px wide page, checked like `watched_page`."""
-    context, page, watch = _open_page(browser, server, PHONE)
-    yield page, watch
-    try:
-        _check(page, watch)
-    finally:
-        context.close()
+    with watched(browser, server, PHONE) as opened:
+        yield opened
+
+
+@pytest.fixture
+def shots(phone_page, watched_page) -> Shots:
+    """The pages of a screenshot test, and where their pictures go (tests/conftest.py says when they run)."""
+    return Shots(phone_page[0], watched_page[0])

@@ -4,6 +4,7 @@ console error or foreign request)."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 
@@ -23,10 +24,17 @@ def test_the_api_reference_works_offline_under_the_policy(watched_page) -> None:
     page.wait_for_url("**/openapi.json")
 
 
-def test_the_api_reference_fits_a_phone(phone_page, artifacts) -> None:
+def test_the_api_reference_fits_a_phone(phone_page) -> None:
     """Wide schemas scroll inside their table or block; the page itself never scrolls sideways."""
     page, _ = phone_page
     page.goto("/docs")
     expect(page.get_by_role("heading", level=1)).to_have_text("The HTTP API")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    page.screenshot(path=str(artifacts / "api-docs-phone.png"))
+
+
+@pytest.mark.screenshots
+def test_phone_screenshot(shots) -> None:
+    page = shots.phone
+    page.goto("/docs")
+    expect(page.get_by_role("heading", level=1)).to_have_text("The HTTP API")
+    shots.take(page, "api-docs-phone")

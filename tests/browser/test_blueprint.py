@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.pages import open_figure, query_params
 
 LIT = ["Multi-Head Attention (encoder)", "Masked Multi-Head Attention", "Multi-Head Attention (cross)"]
 REQUIRED = [*LIT, "Positional Encoding"]
 
 
 def open_blueprint(page: Page, query: str = "") -> Locator:
-    page.goto(f"/{query}")
-    figure = page.locator("figure#blueprint")
-    figure.scroll_into_view_if_needed()
-    expect(figure).to_have_attribute("data-started", "true")
+    figure = open_figure(page, "blueprint", query)
+    expect(figure).to_have_attribute("data-ready", "true")
     return figure
 
 
@@ -24,8 +23,11 @@ def block(figure: Locator, name: str) -> Locator:
     return figure.get_by_role("button", name=name, exact=True)
 
 
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+def activate_by_keyboard(page: Page, figure: Locator, name: str, key: str, target: str) -> None:
+    """Focus block `name`, press `key` on it, and wait for the page to jump to `figure#target`."""
+    block(figure, name).focus()
+    page.keyboard.press(key)
+    page.wait_for_url(lambda url: f"#{target}" in url)
 
 
 def test_the_four_named_blocks_are_focusable_buttons_and_only_attention_is_lit(watched_page):
@@ -94,20 +96,22 @@ def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_figure_9
     expect(card).to_contain_text("Feed Forward")
 
 
-def test_the_encoder_block_jumps_to_the_heads_dial(watched_page):
+@pytest.mark.parametrize(
+    "name, target", [("Multi-Head Attention (encoder)", "heads-dial"), ("Positional Encoding", "order")]
+)
+def test_the_encoder_and_positional_encoding_blocks_jump_to_their_figures(watched_page, name, target):
+    """The encoder's attention block jumps to figure 1, the heads dial; Positional Encoding to figure 9."""
     page, _ = watched_page
     figure = open_blueprint(page)
-    block(figure, "Multi-Head Attention (encoder)").click()
-    expect(page).to_have_url(re.compile(r"#heads-dial$"))
-    expect(page.locator("figure#heads-dial")).to_be_in_viewport()
+    block(figure, name).click()
+    expect(page).to_have_url(re.compile(rf"#{target}$"))
+    expect(page.locator(f"figure#{target}")).to_be_in_viewport()
 
 
 def test_the_masked_block_opens_the_mask_lab_on_minus_infinity(watched_page):
     page, _ = watched_page
     figure = open_blueprint(page, "?sentence=the+cat+sat")
-    block(figure, "Masked Multi-Head Attention").focus()
-    page.keyboard.press("Enter")
-    page.wait_for_url(lambda url: "#mask-lab" in url)
+    activate_by_keyboard(page, figure, "Masked Multi-Head Attention", "Enter", "mask-lab")
     assert query_params(page) == {"sentence": "the cat sat", "mask": "neg_inf"}  # other state is kept
     mask_lab = page.locator("figure#mask-lab")
     mask_lab.scroll_into_view_if_needed()
@@ -119,9 +123,7 @@ def test_the_masked_block_opens_the_mask_lab_on_minus_infinity(watched_page):
 def test_the_cross_block_opens_the_generator_in_cross_mode(watched_page):
     page, _ = watched_page
     figure = open_blueprint(page, "?gen_mode=self")
-    block(figure, "Multi-Head Attention (cross)").focus()
-    page.keyboard.press(" ")
-    page.wait_for_url(lambda url: "#generator" in url)
+    activate_by_keyboard(page, figure, "Multi-Head Attention (cross)", " ", "generator")
     assert query_params(page).get("gen_mode") == "cross"
     generator = page.locator("figure#generator")
     if generator.count() == 0:
@@ -131,14 +133,6 @@ def test_the_cross_block_opens_the_generator_in_cross_mode(watched_page):
         "radio", name="cross", exact=True
     )
     expect(radio).to_be_checked()
-
-
-def test_the_positional_encoding_block_jumps_to_figure_9(watched_page):
-    page, _ = watched_page
-    figure = open_blueprint(page)
-    block(figure, "Positional Encoding").click()
-    expect(page).to_have_url(re.compile(r"#order$"))
-    expect(page.locator("figure#order")).to_be_in_viewport()
 
 
 def test_the_placements_table_links_each_row_to_its_figure(watched_page):
@@ -157,7 +151,7 @@ def test_the_placements_table_links_each_row_to_its_figure(watched_page):
     expect(maths).to_have_count(2)
 
 
-def test_phone_width_scales_the_drawing_down(phone_page, artifacts):
+def test_phone_width_scales_the_drawing_down(phone_page):
     page, _ = phone_page
     figure = open_blueprint(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -168,24 +162,38 @@ def test_phone_width_scales_the_drawing_down(phone_page, artifacts):
     expect(card).to_be_visible()
     box = card.bounding_box()
     assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375
-    figure.screenshot(path=str(artifacts / "blueprint-phone.png"))
-    page.locator("figure#placements").screenshot(path=str(artifacts / "placements-phone.png"))
 
 
-def test_desktop_and_dark_screenshots(watched_page, artifacts):
+def test_on_a_desktop_the_card_stands_beside_its_block(watched_page):
     page, _ = watched_page
     figure = open_blueprint(page)
     block(figure, "Multi-Head Attention (cross)").focus()
     card = figure.locator('[data-part="card"]').bounding_box()
     drawing = figure.locator("svg.blueprint__svg").bounding_box()
     assert card and drawing and card["x"] >= drawing["x"] + drawing["width"] * 0.8  # beside the decoder
-    figure.screenshot(path=str(artifacts / "blueprint-desktop.png"))
     block(figure, "Multi-Head Attention (encoder)").focus()
     card = figure.locator('[data-part="card"]').bounding_box()
     assert card and card["x"] + card["width"] <= drawing["x"] + drawing["width"] * 0.2  # beside the encoder
-    figure.screenshot(path=str(artifacts / "blueprint-desktop-encoder.png"))
-    page.locator("#three-placements").screenshot(path=str(artifacts / "placements-desktop.png"))
+
+
+@pytest.mark.screenshots
+def test_phone_desktop_and_dark_screenshots(shots):
+    phone = shots.phone
+    figure = open_blueprint(phone)
+    block(figure, "Feed Forward (decoder)").click()  # a muted block's tap shows its card
+    expect(figure.locator('[data-part="card"]')).to_be_visible()
+    shots.take(figure, "blueprint-phone")
+    shots.take(phone.locator("figure#placements"), "placements-phone")
+
+    page = shots.desktop
+    figure = open_blueprint(page)
+    block(figure, "Multi-Head Attention (cross)").focus()
+    expect(figure.locator('[data-part="card"]')).to_be_visible()
+    shots.take(figure, "blueprint-desktop")
+    block(figure, "Multi-Head Attention (encoder)").focus()
+    shots.take(figure, "blueprint-desktop-encoder")
+    shots.take(page.locator("#three-placements"), "placements-desktop")
     page.emulate_media(color_scheme="dark")
     block(figure, "Positional Encoding").focus()
-    figure.screenshot(path=str(artifacts / "blueprint-dark.png"))
-    page.locator("figure#placements").screenshot(path=str(artifacts / "placements-dark.png"))
+    shots.take(figure, "blueprint-dark")
+    shots.take(page.locator("figure#placements"), "placements-dark")

@@ -3,44 +3,22 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.generator_arcs import assert_cross_arcs, assert_self_arcs, drawing
+from tests.browser.pages import open_figure, query_params, sideways_scroll
 
 DEFAULT_SOURCE = ["the", "river", "bank", "was", "steep"]
 DEFAULT_TARGET = ["la", "rive", "était", "escarpée"]
 DEFAULT_TRANSLATION = re.compile(r"^la rive était escarpée$", re.IGNORECASE)
 HEAD_2_LIGHT = "#E69F00"  # Okabe–Ito orange: the colour lib/colours.js gives head 2 on a light page
 
-# Every drawn arc of the figure, where it starts and ends, and the box of every word (SVG user units).
-ARCS_SCRIPT = """(f) => {
-  const box = (g) => {
-    const r = g.querySelector('.token__box');
-    return { x: +r.getAttribute('x'), y: +r.getAttribute('y'), w: +r.getAttribute('width'),
-             h: +r.getAttribute('height'), text: g.querySelector('.token__text').textContent,
-             written: g.dataset.written ?? 'true' };
-  };
-  const groups = '.gen-arcs__group:not([display=none])';
-  return {
-    source: [...f.querySelectorAll('.gen-token--source')].map(box),
-    target: [...f.querySelectorAll('.gen-token--target')].map(box),
-    arcs: [...f.querySelectorAll(`${groups} .gen-arc[data-drawn=true]`)].map((a) => {
-      const g = a.parentNode;
-      const s = a.getPointAtLength(0);
-      const e = a.getPointAtLength(a.getTotalLength());
-      return { mode: g.dataset.mode, current: g.classList.contains('is-current'), step: +g.dataset.step,
-               query: +a.dataset.query, key: +a.dataset.key, weight: +a.dataset.weight,
-               start: [s.x, s.y], end: [e.x, e.y] };
-    }),
-  };
-}"""
-
 
 def open_generator(page: Page, query: str = "") -> Locator:
     """Open the article (with `query`), bring figure 4 into view (it starts lazily), wait for its drawing."""
-    page.goto(f"/{query}")
-    figure = page.locator("figure#generator")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "generator", query)
     expect(figure.locator("[data-part=drawing] svg.gen-svg")).to_be_visible()
     expect(progress(figure)).not_to_have_attribute("aria-valuemax", "0")
     return figure
@@ -62,6 +40,12 @@ def layer_radio(figure: Locator, layer: int) -> Locator:
     return figure.get_by_role("radiogroup", name="Layer").get_by_role("radio", name=f"layer {layer}")
 
 
+def expect_chosen(figure: Locator, layer: int, head: str) -> None:
+    """The figure draws `layer` and `head` ("Average" or "Head k"): its radio is checked, its chip pressed."""
+    expect(layer_radio(figure, layer)).to_be_checked()
+    expect(button(figure, head)).to_have_attribute("aria-pressed", "true")
+
+
 def french_word(figure: Locator, slot: int) -> Locator:
     """The French word at decoder position `slot` (1 is the first word written; 0 is the start token)."""
     return figure.locator(f".gen-token--target[data-index='{slot}']")
@@ -69,22 +53,6 @@ def french_word(figure: Locator, slot: int) -> Locator:
 
 def written_words(figure: Locator) -> Locator:
     return figure.locator(".gen-token--target[data-written=true] .token__text")
-
-
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
-
-
-def drawing(figure: Locator) -> dict:
-    return figure.evaluate(ARCS_SCRIPT)
-
-
-def inside(point: list[float], box: dict, tolerance: float = 2.0) -> bool:
-    x, y = point
-    return (
-        box["x"] - tolerance <= x <= box["x"] + box["w"] + tolerance
-        and box["y"] - tolerance <= y <= box["y"] + box["h"] + tolerance
-    )
 
 
 def translate(page: Page, sentence: str = "the river bank was steep") -> dict:
@@ -110,36 +78,6 @@ def assert_numbers(figure: Locator, part: str, words: list[str], expected: list[
     assert [w for w, _ in shown] == words
     for (word, value), want in zip(shown, expected, strict=True):
         assert abs(value - want) <= 0.006, (word, value, want)
-
-
-def assert_cross_arcs(figure: Locator, query: int) -> None:
-    """The current arcs are cross arcs from French slot `query`, each ending on an English word."""
-    d = drawing(figure)
-    current = [a for a in d["arcs"] if a["current"]]
-    assert current, "no arcs drawn"
-    for arc in current:
-        assert arc["mode"] == "cross" and arc["query"] == query, arc
-        assert 0 <= arc["key"] < len(d["source"]), arc
-        assert inside(arc["end"], d["source"][arc["key"]]), (arc, d["source"][arc["key"]])
-        assert inside(arc["start"], d["target"][query]), (arc, d["target"][query])
-        assert not any(inside(arc["end"], box) for box in d["target"]), arc
-
-
-def assert_self_arcs(figure: Locator, query: int) -> list[int]:
-    """The arcs are self arcs from French slot `query`, each ending on an earlier French word; their keys."""
-    d = drawing(figure)
-    assert d["arcs"], "no arcs drawn"
-    for arc in d["arcs"]:
-        assert arc["mode"] == "self" and arc["current"] and arc["query"] == query, arc
-        assert 0 <= arc["key"] < query, f"an arc reaches forward: {arc}"
-        key_box = d["target"][arc["key"]]
-        assert key_box["written"] == "true", arc
-        assert inside(arc["end"], key_box), (arc, key_box)
-        assert inside(arc["start"], d["target"][query]), arc
-        later = d["target"][query + 1 :]
-        assert not any(inside(arc["end"], box) for box in later), f"an arc ends on a later word: {arc}"
-        assert not any(inside(arc["end"], box) for box in d["source"]), arc
-    return sorted(a["key"] for a in d["arcs"])
 
 
 def test_generate_writes_the_translation_one_word_at_a_time(watched_page):
@@ -287,8 +225,7 @@ def test_layer_and_head_chips_choose_what_is_drawn(watched_page):
     page, _ = watched_page
     figure = open_generator(page, "?gen_step=4")
     answer = translate(page)
-    expect(layer_radio(figure, 2)).to_be_checked()
-    expect(button(figure, "Average")).to_have_attribute("aria-pressed", "true")
+    expect_chosen(figure, 2, "Average")
     expect(figure.get_by_role("button", name=re.compile(r"^Head \d$"))).to_have_count(answer["heads"])
     figure.evaluate("f => { f.querySelector('.gen-arc').__marker = 1; }")  # survives unless rebuilt
 
@@ -318,12 +255,28 @@ def test_layer_and_head_chips_choose_what_is_drawn(watched_page):
     assert figure.evaluate("f => f.querySelector('.gen-arc').__marker") == 1
 
 
+def test_the_average_is_the_servers_mean_over_the_heads(watched_page):
+    """With Average chosen, the arcs and the numbers show each step's cross_mean and self_mean from
+    /api/translate as they are: the page averages no heads itself."""
+    page, _ = watched_page
+    figure = open_generator(page, "?gen_step=4")
+    answer = translate(page)
+    last = answer["layers"] - 1
+    for slot in (2, 4):
+        french_word(figure, slot).focus()
+        step = answer["steps"][slot - 1]
+        for part, mean in (("cross-row", step["cross_mean"][last]), ("self-row", step["self_mean"][last])):
+            cells = figure.locator(f"[data-part={part}] .gen-cell:not([hidden])")
+            assert cells.evaluate_all("els => els.map(e => e.dataset.weight)") == [f"{w:.4f}" for w in mean]
+        arcs = [a for a in drawing(figure)["arcs"] if a["current"]]
+        assert arcs and all(a["weight"] == round(step["cross_mean"][last][a["key"]], 4) for a in arcs)
+
+
 def test_layer_and_head_are_restored_from_the_url(watched_page):
     page, _ = watched_page
     figure = open_generator(page, "?gen_step=2&gen_layer=1&gen_head=3")
     answer = translate(page)
-    expect(layer_radio(figure, 1)).to_be_checked()
-    expect(button(figure, "Head 3")).to_have_attribute("aria-pressed", "true")
+    expect_chosen(figure, 1, "Head 3")
     assert_numbers(figure, "cross-row", DEFAULT_SOURCE, answer["steps"][1]["cross"][0][2])
 
 
@@ -410,45 +363,60 @@ def test_reduced_motion_writes_words_without_transitions(watched_page):
     assert all(d in ("0s", "1e-05s") for d in durations), durations
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts):
-    page, _ = phone_page
-    figure = open_generator(page)
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+def generate(figure: Locator) -> None:
+    """Press Generate and wait until the default sentence is translated to the end."""
     button(figure, "Generate").click()
     expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
-    for name in ("Generate", "Pause", "Step"):
-        expect(button(figure, name)).to_be_visible()
-    expect(mode_radio(figure, "self")).to_be_attached()
-    assert page.evaluate(overflow) <= 0
-    assert_cross_arcs(figure, 4)
-    figure.screenshot(path=str(artifacts / "generator-phone.png"))
 
-    # A longer sentence turns the two rows into two columns; still no sideways scroll.
+
+def translate_the_longer_sentence(figure: Locator) -> None:
+    """Translate an eight-word sentence, which turns the phone's two rows of words into two columns."""
     sentence = figure.get_by_role("textbox", name="Sentence")
     sentence.fill("a farmer sold the bat near the cave")
     sentence.press("Enter")
     expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"grotte$"))
     expect(figure.locator("svg.gen-svg")).to_have_class(re.compile(r"gen-svg--columns"))
-    assert page.evaluate(overflow) <= 0
-    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-phone-columns.png"))
+
+
+def test_phone_width_has_no_horizontal_scroll(phone_page):
+    page, _ = phone_page
+    figure = open_generator(page)
+    generate(figure)
+    for name in ("Generate", "Pause", "Step"):
+        expect(button(figure, name)).to_be_visible()
+    expect(mode_radio(figure, "self")).to_be_attached()
+    assert sideways_scroll(page) <= 0
+    assert_cross_arcs(figure, 4)
+
+    # A longer sentence turns the two rows into two columns; still no sideways scroll.
+    translate_the_longer_sentence(figure)
+    assert sideways_scroll(page) <= 0
     mode_radio(figure, "self").check()
     french_word(figure, 6).focus()
     assert_self_arcs(figure, 6)
-    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-phone-columns-self.png"))
 
 
-def test_desktop_screenshots(watched_page, artifacts):
-    page, _ = watched_page
-    figure = open_generator(page)
-    button(figure, "Generate").click()
-    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
-    page.wait_for_load_state("networkidle")
-    figure.screenshot(path=str(artifacts / "generator-desktop-cross.png"))
+@pytest.mark.screenshots
+def test_phone_and_desktop_screenshots(shots):
+    figure = open_generator(shots.phone)
+    generate(figure)
+    shots.take(figure, "generator-phone")
+    translate_the_longer_sentence(figure)
+    shots.take(figure.locator("[data-part=drawing]"), "generator-phone-columns")
     mode_radio(figure, "self").check()
-    figure.screenshot(path=str(artifacts / "generator-desktop-self.png"))
+    french_word(figure, 6).focus()
+    shots.take(figure.locator("[data-part=drawing]"), "generator-phone-columns-self")
+
+    page = shots.desktop
+    figure = open_generator(page)
+    generate(figure)
+    page.wait_for_load_state("networkidle")
+    shots.take(figure, "generator-desktop-cross")
+    mode_radio(figure, "self").check()
+    shots.take(figure, "generator-desktop-self")
     button(figure, "Head 3").click()
     french_word(figure, 3).focus()
-    figure.locator("[data-part=drawing]").screenshot(path=str(artifacts / "generator-desktop-self-head3.png"))
+    shots.take(figure.locator("[data-part=drawing]"), "generator-desktop-self-head3")
 
 
 def test_the_numbers_table_holds_the_drawn_attention(watched_page):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from app.core.accounting import head_accounting
+from tests.browser.pages import open_figure, query_params, sideways_scroll
 from tests.routes.test_head_lab import HEAD_1, HEAD_2, W_O, X
 
 TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
@@ -15,23 +16,25 @@ TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 
 def open_lab(page: Page, query: str = "") -> Locator:
     """Open the article (with `query`), bring figure 3 into view and wait for its first answer."""
-    page.goto(f"/{query}")
-    figure = page.locator("figure#head-lab")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "head-lab", query)
     expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_visible()
     return figure
 
 
 def open_accounting(page: Page, query: str = "") -> Locator:
-    page.goto(f"/{query}")
-    figure = page.locator("figure#accounting")
-    figure.scroll_into_view_if_needed()
+    """Open the article (with `query`), bring figure 2 into view and wait for its table's sums."""
+    figure = open_figure(page, "accounting", query)
     expect(figure.locator(".acct-how").first).not_to_be_empty()
     return figure
 
 
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+def expect_controls(figure: Locator, preset: str, token: str, mask: str, tie: str) -> None:
+    """The lab's controls show `preset`, the `token` and the `mask` chosen, and a `tie` button ("Tie heads" or
+    "Untie heads")."""
+    expect(figure.get_by_role("combobox", name="Preset")).to_have_value(preset)
+    expect(figure.get_by_role("radio", name=token)).to_be_checked()
+    expect(figure.get_by_role("radio", name=mask)).to_be_checked()
+    expect(figure.get_by_role("button", name=tie)).to_be_visible()
 
 
 def row_of(figure: Locator, matrix: str, i: int) -> list[str]:
@@ -135,6 +138,13 @@ def test_tie_heads_makes_the_outputs_identical_and_untie_restores(watched_page) 
     expect(cell(figure, "Head 2 W_Q row 1, column 1")).not_to_have_attribute("readonly", "")
     assert "lab_tied" not in query_params(page)
     expect(figure.locator("[data-part=tie-note]")).to_contain_text("differ by up to")
+    # The note's number is the server's, not recomputed on the page (head 1 keeps the edit made while tied).
+    w_k = [row[:] for row in HEAD_1["w_k"]]
+    w_k[1][0] = 1.5
+    body = {"embeddings": X, "heads": [{**HEAD_1, "w_k": w_k}, HEAD_2]}
+    difference = page.request.post("/api/attention/custom", data=body).json()["head_difference"]
+    expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", str(difference))
+    expect(figure.locator("[data-part=tie-note]")).to_contain_text(f"differ by up to {difference:.2f}:")
     assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
 
 
@@ -263,10 +273,7 @@ def test_shapes_heads_and_w_o_can_change(watched_page) -> None:
 def test_url_state_is_restored(watched_page) -> None:
     page, watch = watched_page
     figure = open_lab(page, "?lab=previous&lab_token=3&lab_tied=1&lab_mask=neg_inf")
-    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("previous")
-    expect(figure.get_by_role("radio", name="sat")).to_be_checked()
-    expect(figure.get_by_role("radio", name="−∞")).to_be_checked()
-    expect(figure.get_by_role("button", name="Untie heads")).to_be_visible()
+    expect_controls(figure, "previous", "sat", "−∞", "Untie heads")
     assert table(figure, "h1.weights") == table(figure, "h0.weights")
     # Untied, the preset's second head looks at the previous word: "sat" -> "cat".
     figure.get_by_role("button", name="Untie heads").click()
@@ -277,21 +284,16 @@ def test_url_state_is_restored(watched_page) -> None:
 def test_invalid_url_values_fall_back_to_defaults(watched_page) -> None:
     page, _ = watched_page
     figure = open_lab(page, "?lab=toString&lab_token=99&lab_tied=maybe&lab_mask=-1")
-    expect(figure.get_by_role("combobox", name="Preset")).to_have_value("journey")
-    expect(figure.get_by_role("radio", name="journey")).to_be_checked()
-    expect(figure.get_by_role("radio", name="no mask")).to_be_checked()
-    expect(figure.get_by_role("button", name="Tie heads")).to_be_visible()
+    expect_controls(figure, "journey", "journey", "no mask", "Tie heads")
 
 
-def test_head_lab_fits_a_phone(phone_page, artifacts) -> None:
+def test_head_lab_fits_a_phone(phone_page) -> None:
     page, _ = phone_page
     figure = open_lab(page)
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
-    figure.screenshot(path=str(artifacts / "head-lab-phone.png"))
+    assert sideways_scroll(page) <= 0
     figure.get_by_role("button", name="Tie heads").click()
     expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
-    assert page.evaluate(overflow) <= 0
+    assert sideways_scroll(page) <= 0
 
 
 # ---- figure 2: the accounting ------------------------------------------------------------------------------
@@ -353,29 +355,31 @@ def test_the_accounting_reads_its_state_from_the_url(watched_page) -> None:
     figure = open_accounting(page, "?acct_d=768&acct_h=12&acct_n=3")
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "12 heads")
     assert read_table(figure) == expected_table(768, 12, 3)
-    page.goto("/?acct_d=768&acct_h=5")  # 5 does not divide 768: back to the default 8
-    figure = page.locator("figure#accounting")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "accounting", "?acct_d=768&acct_h=5")  # 5 does not divide 768: back to 8
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "8 heads")
+
+
+def test_accounting_fits_a_phone(phone_page) -> None:
+    page, _ = phone_page
+    open_accounting(page)
+    assert sideways_scroll(page) <= 0
 
 
 # ---- screenshots -------------------------------------------------------------------------------------------
 
 
-def test_desktop_screenshots(watched_page, artifacts) -> None:
-    page, _ = watched_page
+@pytest.mark.screenshots
+def test_phone_and_desktop_screenshots(shots) -> None:
+    phone = shots.phone
+    shots.take(open_lab(phone), "head-lab-phone")
+    shots.take(open_accounting(phone), "accounting-phone")
+
+    page = shots.desktop
     accounting = open_accounting(page)
-    accounting.screenshot(path=str(artifacts / "accounting-desktop.png"))
+    shots.take(accounting, "accounting-desktop")
     figure = open_lab(page)
     page.wait_for_load_state("networkidle")
-    figure.screenshot(path=str(artifacts / "head-lab-desktop.png"))
+    shots.take(figure, "head-lab-desktop")
     figure.get_by_role("button", name="Tie heads").click()
     expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
-    figure.locator(".lab-compare").screenshot(path=str(artifacts / "head-lab-desktop-tied.png"))
-
-
-def test_accounting_fits_a_phone(phone_page, artifacts) -> None:
-    page, _ = phone_page
-    figure = open_accounting(page)
-    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
-    figure.screenshot(path=str(artifacts / "accounting-phone.png"))
+    shots.take(figure.locator(".lab-compare"), "head-lab-desktop-tied")

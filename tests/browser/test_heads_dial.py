@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll
 
 DEFAULT_TOKENS = ["the", "river", "bank", "was", "steep"]
 VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
@@ -17,10 +20,6 @@ def open_dial(page: Page, query: str = "") -> Locator:
     figure = page.locator("figure#heads-dial")
     expect(figure.locator("[data-part=drawing] svg").first).to_be_visible()
     return figure
-
-
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
 
 
 def drawn_tokens(figure: Locator) -> list[str]:
@@ -218,17 +217,9 @@ def test_too_long_sentence_shows_the_server_error_then_recovers(watched_page):
     assert answer.status == 422
     detail = answer.json()["detail"]
     assert "65" in detail
-    sentence = figure.get_by_role("textbox", name="Sentence")
-    sentence.fill(long_sentence)
-    error = figure.get_by_role("alert")
-    expect(error).to_have_text(detail)
-    expect(figure.locator("[data-part=drawing]")).to_have_class(re.compile(r"is-stale"))
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-
-    sentence.fill("the river bank was steep and wide")
-    expect(error).to_be_hidden()
+    drawing = figure.locator("[data-part=drawing]")
+    refused_then_recovered(figure, drawing, long_sentence, detail, "the river bank was steep and wide")
     expect(figure.locator(".arcs .token__text")).to_have_count(7)
-    expect(figure.locator("[data-part=drawing]")).not_to_have_class(re.compile(r"is-stale"))
 
 
 def test_thirty_tokens_draw_a_heatmap_per_head(watched_page):
@@ -297,37 +288,50 @@ def test_no_console_errors_csp_violations_or_foreign_requests(watched_page):
     assert hosts == {"127.0.0.1"}
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts):
+def dial_to_the_end(page: Page, figure: Locator, key: str, chip_count: int) -> None:
+    """Press Home or End on the Heads dial and wait for the head chips of its 1 or 24 heads."""
+    figure.get_by_role("slider", name="Heads").focus()
+    page.keyboard.press(key)
+    expect(chips(figure)).to_have_count(chip_count)
+
+
+def draw_heatmaps(figure: Locator) -> None:
+    """Type a 20-word sentence, long enough for heatmaps instead of arcs."""
+    figure.get_by_role("textbox", name="Sentence").fill(" ".join(["the river bank was steep"] * 4))
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mode", "heatmap")
+
+
+def test_phone_width_has_no_horizontal_scroll(phone_page):
     page, _ = phone_page
     figure = open_dial(page)
     figure.scroll_into_view_if_needed()
     expect(figure.get_by_role("slider", name="Heads")).to_be_visible()
     expect(figure.get_by_role("switch", name="Trained")).to_be_visible()
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
-    figure.screenshot(path=str(artifacts / "heads-dial-phone.png"))
-    page.screenshot(path=str(artifacts / "article-phone.png"), full_page=True)
-
-    figure.get_by_role("slider", name="Heads").focus()
-    page.keyboard.press("End")
-    expect(chips(figure)).to_have_count(24)
-    assert page.evaluate(overflow) <= 0
-    figure.get_by_role("textbox", name="Sentence").fill(" ".join(["the river bank was steep"] * 4))
-    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mode", "heatmap")
-    assert page.evaluate(overflow) <= 0
-    figure.screenshot(path=str(artifacts / "heads-dial-phone-heatmap.png"))
+    assert sideways_scroll(page) <= 0
+    dial_to_the_end(page, figure, "End", 24)
+    assert sideways_scroll(page) <= 0
+    draw_heatmaps(figure)
+    assert sideways_scroll(page) <= 0
 
 
-def test_desktop_screenshots(watched_page, artifacts):
-    page, _ = watched_page
+@pytest.mark.screenshots
+def test_phone_and_desktop_screenshots(shots):
+    phone = shots.phone
+    figure = open_dial(phone)
+    figure.scroll_into_view_if_needed()
+    shots.take(figure, "heads-dial-phone")
+    shots.take(phone, "article-phone", full_page=True)
+    dial_to_the_end(phone, figure, "End", 24)
+    draw_heatmaps(figure)
+    shots.take(figure, "heads-dial-phone-heatmap")
+
+    page = shots.desktop
     figure = open_dial(page)
     page.wait_for_load_state("networkidle")
-    figure.screenshot(path=str(artifacts / "heads-dial-desktop.png"))
-    page.screenshot(path=str(artifacts / "article-desktop.png"), full_page=True)
-    figure.get_by_role("slider", name="Heads").focus()
-    page.keyboard.press("Home")
-    expect(chips(figure)).to_have_count(1)
-    figure.screenshot(path=str(artifacts / "heads-dial-desktop-1-head.png"))
+    shots.take(figure, "heads-dial-desktop")
+    shots.take(page, "article-desktop", full_page=True)
+    dial_to_the_end(page, figure, "Home", 1)
+    shots.take(figure, "heads-dial-desktop-1-head")
 
 
 def test_one_heads_borrowed_position_score_is_explained(watched_page):
@@ -339,9 +343,16 @@ def test_one_heads_borrowed_position_score_is_explained(watched_page):
     note = position.locator(".relation__shared")
     expect(note).to_contain_text("bank → river (also meaning)")
     expect(note).to_contain_text("was → bank (also grammar)")
+    expect(note).to_contain_text("On its 2 own pairs alone")
     own = float(re.search(r"alone, Head 1 scores (\d\.\d\d)", note.text_content()).group(1))
     shown = float(position.locator(".relation__score").text_content())
     assert own <= 0.2 < 0.4 < shown
+    # The page writes the server's numbers: the own-pairs score comes in the answer, not from the page.
+    params = {"sentence": "the river bank was steep", "heads": 1}
+    answer = page.request.get("/api/attention", params=params).json()
+    served = next(r for r in answer["relations"] if r["name"] == "position")
+    assert served["borrowed"] is True
+    assert own == round(served["own_score"], 2)
     figure.get_by_role("slider", name="Heads").focus()
     page.keyboard.press("End")  # 24 heads
     page.keyboard.press("Home")

@@ -7,16 +7,17 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.pages import open_figure, sideways_scroll
 
 SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
 
 
 def open_interview(page: Page, query: str = "") -> Locator:
     """Open the article, bring figure 6 into view (it starts lazily), wait for its curves and fingerprints."""
-    page.goto(f"/{query}")
-    figure = page.locator("figure#interview")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "interview", query)
     expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
     expect(figure.locator(".lm-model[data-model=none] svg.heatmap").first).to_be_visible()
     return figure
@@ -28,6 +29,29 @@ def card(figure: Locator, mask: str) -> Locator:
 
 def diagnosis(figure: Locator) -> Locator:
     return figure.get_by_role("region", name=re.compile("structural diagnosis"))
+
+
+def upload(figure: Locator, path: Path, weights: np.ndarray | None = None) -> Locator:
+    """Choose the file at `path` in the figure's file input, first saving `weights` there as .npy if given;
+    the diagnosis region, which answers it."""
+    if weights is not None:
+        np.save(path, weights)
+    figure.get_by_label("Attention file").set_input_files(str(path))
+    return diagnosis(figure)
+
+
+def generate_samples(figure: Locator, mask: str) -> None:
+    """Ask the model trained with `mask` for samples and wait for the first."""
+    card(figure, mask).get_by_role("button", name=f"Generate samples ({SHORT[mask]})").click()
+    expect(card(figure, mask).locator(".sample").first).to_be_visible()
+
+
+def try_the_zero_fill_example(figure: Locator) -> Locator:
+    """Diagnose the ×0 model's own attention, which leaks; the diagnosis region."""
+    region = diagnosis(figure)
+    region.get_by_role("button", name="Try an example (×0)").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    return region
 
 
 def causal_weights(h: int, n: int, seed: int = 0) -> np.ndarray:
@@ -144,10 +168,7 @@ def test_an_unknown_word_shows_the_server_detail(watched_page):
 def test_uploading_a_causal_npy_file_says_causal(watched_page, tmp_path: Path):
     page, _ = watched_page
     figure = open_interview(page)
-    path = tmp_path / "honest.npy"
-    np.save(path, causal_weights(2, 6))
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    region = diagnosis(figure)
+    region = upload(figure, tmp_path / "honest.npy", causal_weights(2, 6))
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
     expect(region.locator(".verdict__badge")).to_have_text("✓ causal")
     expect(region.locator(".verdict__summary")).to_contain_text("exactly zero weight on future positions")
@@ -164,8 +185,7 @@ def test_uploading_a_leaky_json_file_names_the_zero_fill_signature(watched_page,
     figure = open_interview(page)
     path = tmp_path / "buggy.json"
     path.write_text(json.dumps(zero_fill_weights(3, 5).tolist()))
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    region = diagnosis(figure)
+    region = upload(figure, path)
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
     expect(region.locator(".verdict__badge")).to_have_text("✗ leaks")
     expect(region.locator(".diagnose-head")).to_have_count(3)
@@ -186,8 +206,7 @@ def test_a_bad_file_shows_the_server_detail_then_recovers(watched_page, tmp_path
     )
     assert answer.status == 422
     detail = answer.json()["detail"]
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    region = diagnosis(figure)
+    region = upload(figure, path)
     expect(region.get_by_role("alert")).to_have_text(detail)
     expect(region.locator(".verdict")).to_have_count(0)
     expect(region).not_to_have_attribute("aria-busy", "true")
@@ -235,27 +254,28 @@ def test_a_file_dropped_on_the_drop_zone_is_checked(watched_page):
 def test_a_large_upload_gets_a_table_instead_of_heatmaps(watched_page, tmp_path: Path):
     page, _ = watched_page
     figure = open_interview(page)
-    path = tmp_path / "big.npy"
-    np.save(path, causal_weights(3, 40))
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    region = diagnosis(figure)
+    region = upload(figure, tmp_path / "big.npy", causal_weights(3, 40))
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
     expect(region.locator(".diagnose__table tbody tr")).to_have_count(3)
     expect(region.locator("svg.heatmap")).to_have_count(0)
 
 
-def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(
-    watched_page, artifacts, tmp_path
-):
+def three_leaking_heads_of_2048(folder: Path) -> Path:
+    """A model.npy of 8 layers of 256 causal heads, three of which leak, in `folder`."""
+    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
+    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 1, axis=1)  # each row on the next key: unmasked
+    weights[7, 255] = 0.25  # uniform: the ×0 signature
+    path = folder / "model.npy"
+    np.save(path, weights.astype(np.float16))
+    return path
+
+
+def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(watched_page, tmp_path):
     """2,048 heads, three of them leaking: the server lists those three; the figure says so, from the answer,
     and shows every layer's count."""
     page, _ = watched_page
     figure = open_interview(page)
-    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
-    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 1, axis=1)  # each row on the next key: unmasked
-    weights[7, 255] = 0.25  # uniform: the ×0 signature
-    path = tmp_path / "model.npy"
-    np.save(path, weights.astype(np.float16))
+    path = three_leaking_heads_of_2048(tmp_path)
     answer = page.request.post(
         "/api/diagnose",
         multipart={
@@ -263,8 +283,7 @@ def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(
         },
     ).json()
     assert (answer["heads_listed"], answer["heads_total"]) == (3, 2048)
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    region = diagnosis(figure)
+    region = upload(figure, path)
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
     expect(region.locator(".diagnose__listed")).to_have_text(
         re.compile(r"^Heads listed: 3 of the 2,048\. .*lists only those that leak")
@@ -275,46 +294,46 @@ def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(
     expect(layers.locator("tbody tr").nth(7).locator("td")).to_have_text(["7", "256", "1", "1", "0", "0.250"])
     listed = region.get_by_role("region", name="The leaking heads listed")
     expect(listed.locator("tbody tr td:first-child")).to_have_text(["(2, 7)", "(5, 0)", "(7, 255)"])
-    region.screenshot(path=str(artifacts / "interview-diagnose-listing.png"))
 
     every = tmp_path / "every.npy"  # 2,048 heads that all leak: the answer holds the first 1,024
     np.save(every, np.full((8, 256, 4, 4), 0.25, dtype=np.float16))
-    figure.get_by_label("Attention file").set_input_files(str(every))
+    upload(figure, every)
     expect(region.locator(".diagnose__listed")).to_have_text(
         re.compile(r"^Heads listed: 1,024 of the 2,048\. .*lists the first 1,024 of the 2,048 that leak")
     )
 
     small = tmp_path / "small.csv"
     small.write_text("1,0\n0,1\n")  # a small file again: every head listed, and no note
-    figure.get_by_label("Attention file").set_input_files(str(small))
+    upload(figure, small)
     expect(region.locator(".verdict__meta").first).to_have_text("small.csv · shape [2, 2]")
     expect(region.locator(".diagnose__listed")).to_have_count(0)
     expect(region.locator(".diagnose-head")).to_have_count(1)
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts, tmp_path: Path):
+def test_phone_width_has_no_horizontal_scroll(phone_page):
     page, _ = phone_page
     figure = open_interview(page)
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
-    card(figure, "neg_inf").get_by_role("button", name="Generate samples (−∞)").click()
-    expect(card(figure, "neg_inf").locator(".sample").first).to_be_visible()
-    region = diagnosis(figure)
-    region.get_by_role("button", name="Try an example (×0)").click()
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    assert page.evaluate(overflow) <= 0
-    figure.screenshot(path=str(artifacts / "interview-phone.png"))
+    assert sideways_scroll(page) <= 0
+    generate_samples(figure, "neg_inf")
+    try_the_zero_fill_example(figure)
+    assert sideways_scroll(page) <= 0
 
 
-def test_desktop_screenshot(watched_page, artifacts):
-    page, _ = watched_page
+@pytest.mark.screenshots
+def test_phone_and_desktop_screenshots(shots, tmp_path):
+    figure = open_interview(shots.phone)
+    generate_samples(figure, "neg_inf")
+    try_the_zero_fill_example(figure)
+    shots.take(figure, "interview-phone")
+
+    page = shots.desktop
     figure = open_interview(page)
     for mask in SHORT:
-        card(figure, mask).get_by_role("button", name=f"Generate samples ({SHORT[mask]})").click()
-        expect(card(figure, mask).locator(".sample").first).to_be_visible()
-    region = diagnosis(figure)
-    region.get_by_role("button", name="Try an example (×0)").click()
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+        generate_samples(figure, mask)
+    try_the_zero_fill_example(figure)
     page.wait_for_load_state("networkidle")
-    figure.screenshot(path=str(artifacts / "interview-desktop.png"))
-    page.screenshot(path=str(artifacts / "article-desktop-full.png"), full_page=True)
+    shots.take(figure, "interview-desktop")
+    shots.take(page, "article-desktop-full", full_page=True)
+    region = upload(figure, three_leaking_heads_of_2048(tmp_path))
+    expect(region.locator(".diagnose__listed")).to_have_text(re.compile(r"^Heads listed: 3 of the 2,048\."))
+    shots.take(region, "interview-diagnose-listing")

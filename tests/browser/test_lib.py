@@ -5,12 +5,30 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
 
-def test_api_memoises_supersedes_and_reports_the_server_detail(watched_page):
+# A page of the site that asks the server nothing of its own (figure 8 alone): the modules are imported there.
+QUIET = "/figure/blueprint"
+
+
+@pytest.fixture
+def run_in_page(watched_page):
+    """A function that opens the quiet page (with `query`) in the test's watched page and runs `script`, an
+    async function, in it; what the script returns. `refusals`: the script provokes 422 answers, which the
+    browser logs as console errors."""
     page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    page.goto("/")
-    result = page.evaluate(
+
+    def run(script: str, query: str = "", refusals: bool = False):
+        if refusals:
+            watch.expected_console.append("status of 422")
+        page.goto(f"{QUIET}{query}")
+        return page.evaluate(script)
+
+    return run
+
+
+def test_api_memoises_supersedes_and_reports_the_server_detail(run_in_page):
+    result = run_in_page(
         """async () => {
           const { Api, isAbort } = await import("/static/js/lib/api.js");
           const f = new Api();
@@ -29,7 +47,8 @@ def test_api_memoises_supersedes_and_reports_the_server_detail(watched_page):
           try { await f.get("/api/attention?sentence=x&heads=5"); } catch (e) { detail = e.message; }
           return { aborted, tokens: answer.tokens, again: again.tokens, same: cached === answer,
                    newRequests: count() - before, detail };
-        }"""
+        }""",
+        refusals=True,
     )
     assert result["aborted"] is True
     assert result["tokens"] == ["the", "cat", "sat"]
@@ -39,16 +58,13 @@ def test_api_memoises_supersedes_and_reports_the_server_detail(watched_page):
     assert "heads must divide" in result["detail"]
 
 
-def test_api_remembers_a_post_by_its_body_and_never_an_upload(watched_page):
-    page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    page.goto("/")
-    result = page.evaluate(
+def test_api_remembers_a_post_by_its_body_and_never_an_upload(run_in_page):
+    result = run_in_page(
         """async () => {
           const { Api, requestKey } = await import("/static/js/lib/api.js");
           const f = new Api({ limit: 2 });
-          const posts = () =>
-            performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/api/lm/generate")).length;
+          const posts = () => performance.getEntriesByType("resource")
+            .filter((e) => e.name.endsWith("/api/lm/generate")).length;
           const ask = (prompt) => ({ url: "/api/lm/generate", body: { model: "neg_inf", prompt, count: 1 } });
           const one = await f.get(ask("the"), { channel: "g" });
           const before = posts();
@@ -63,7 +79,8 @@ def test_api_remembers_a_post_by_its_body_and_never_an_upload(watched_page):
           try { await f.get({ url: "/api/diagnose", form }); } catch (e) { refusal = e.status; }
           return { remembered: one === same, extra: afterSame - before, forgotten, refusal,
                    uploadKey: requestKey({ url: "/api/diagnose", form }) };
-        }"""
+        }""",
+        refusals=True,
     )
     assert result["remembered"] is True
     assert result["extra"] == 0
@@ -72,10 +89,8 @@ def test_api_remembers_a_post_by_its_body_and_never_an_upload(watched_page):
     assert result["uploadKey"] is None
 
 
-def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(watched_page):
-    page, _ = watched_page
-    page.goto("/?embed=1&heads=7&trained=0")
-    result = page.evaluate(
+def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(run_in_page):
+    result = run_in_page(
         """async () => {
           const { readState, stateToSearch, parse, format } = await import("/static/js/lib/url-state.js");
           const schema = {
@@ -85,17 +100,15 @@ def test_url_state_reads_defaults_for_invalid_values_and_keeps_other_parameters(
           };
           const state = readState(schema);
           return { state, search: stateToSearch(schema, { heads: 4, trained: true, head: 2 }) };
-        }"""
+        }""",
+        query="?embed=1&heads=7&trained=0",
     )
     assert result["state"] == {"heads": 3, "trained": False, "head": None}
     assert result["search"] == "?embed=1&heads=4&head=2"
 
 
-def test_api_load_shows_the_current_view_and_drops_answers_the_reader_moved_past(watched_page):
-    page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    page.goto("/")
-    result = page.evaluate(
+def test_api_load_shows_the_current_view_and_drops_answers_the_reader_moved_past(run_in_page):
+    result = run_in_page(
         """async () => {
           const { Api } = await import("/static/js/lib/api.js");
           const f = new Api();
@@ -120,17 +133,16 @@ def test_api_load_shows_the_current_view_and_drops_answers_the_reader_moved_past
           f.load(current, view(current));
           await new Promise((r) => setTimeout(r, 300));
           return log;
-        }"""
+        }""",
+        refusals=True,
     )
     assert result[:2] == ["busy true", "busy true"]
     assert "show a cat sat" in result and "show the dog ran" not in result
     assert result[-1].startswith("fail heads must divide")
 
 
-def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(watched_page):
-    page, _ = watched_page
-    page.goto("/")
-    result = page.evaluate(
+def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(run_in_page):
+    result = run_in_page(
         """async () => {
           const { watchSentence } = await import("/static/js/lib/sentence-box.js");
           const input = document.createElement("input");
@@ -152,7 +164,7 @@ def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(watched_page):
           await sleep(120);
           input.remove();
           return { early, afterPause, taken, prevented: enter.defaultPrevented };
-        }"""
+        }""",
     )
     assert result["early"] == 0
     assert result["afterPause"] == ["the dog ran"]  # one call for three keystrokes, trimmed
@@ -160,11 +172,9 @@ def test_sentence_box_waits_for_a_pause_and_takes_enter_at_once(watched_page):
     assert result["prevented"] is True
 
 
-def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(watched_page):
+def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(run_in_page):
     """A token named =HYPERLINK(...) reaches a spreadsheet as text; numbers, negative ones too, as numbers."""
-    page, _ = watched_page
-    page.goto("/")
-    text = page.evaluate(
+    text = run_in_page(
         """async () => {
           const { dataCsv } = await import("/static/js/lib/figure-tools.js");
           return dataCsv({ matrices: [{
@@ -173,7 +183,7 @@ def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(watched_
             columns: ["-2+3", "\\tplain", "ok"],
             values: [[-0.5, null, 1], [0, 0.25, 0.75]],
           }] });
-        }"""
+        }""",
     )
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["matrix", "row", "column", "value"]

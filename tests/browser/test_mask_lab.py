@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.pages import open_figure, query_params, refused_then_recovered, sideways_scroll
 
 DEFAULT_TOKENS = ["the", "river", "bank", "was", "steep"]
 MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
@@ -13,9 +16,7 @@ MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
 
 def open_mask_lab(page: Page, query: str = "") -> Locator:
     """Open the article (with `query`), bring figure 5 into view (it starts lazily) and wait for its meter."""
-    page.goto(f"/{query}")
-    figure = page.locator("figure#mask-lab")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "mask-lab", query)
     expect(figure.locator("svg.heatmap").first).to_be_visible()
     expect(meter(figure)).to_have_attribute("aria-valuenow", re.compile(r"^\d"))
     return figure
@@ -27,10 +28,6 @@ def meter(figure: Locator) -> Locator:
 
 def radio(figure: Locator, name: str) -> Locator:
     return figure.get_by_role("radiogroup", name="Mask").get_by_role("radio", name=name, exact=True)
-
-
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
 
 
 def cells(figure: Locator, future: bool) -> list[dict]:
@@ -95,6 +92,7 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     assert unmasked[0] > 0.5
 
     radio(figure, "−∞").check()
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "neg_inf")
     expect(m).to_have_attribute("aria-valuenow", "0")
     expect(m).to_have_attribute("aria-valuetext", "0% of attention goes to the future")
     expect(figure.locator("[data-part=meter-value]")).to_have_text("0%")
@@ -108,6 +106,7 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     expect(figure.locator("[data-part=explain]")).to_contain_text("−∞ = 0")
 
     radio(figure, "×0").check()
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "zero")
     expect(m).not_to_have_attribute("aria-valuenow", "0")
     assert float(m.get_attribute("aria-valuenow")) > 0
     assert abs(float(m.get_attribute("aria-valuenow")) - api_leak(page, "zero") * 100) < 0.01
@@ -121,6 +120,7 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     expect(figure.locator("td.is-current")).to_have_text(["0", "e0 = 1", "1 / Σ, never 0"])
 
     radio(figure, "no mask").check()
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "none")
     expect(m).not_to_have_attribute("aria-valuenow", "0")
     assert float(m.get_attribute("aria-valuenow")) > float(api_leak(page, "zero") * 100)
     assert "mask" not in query_params(page)
@@ -133,6 +133,23 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
         "c => getComputedStyle(c).transitionProperty"
     )
     expect(figure.locator("[data-part=compare]")).to_contain_text("−∞ 0%")
+
+
+def test_the_row_shares_and_the_explanation_are_the_servers_numbers(watched_page):
+    """The per-row bars show /api/attention's row_future_shares as they are, and the ×0 explanation names the
+    row and head with the largest of its future_shares: the page adds up no weights itself."""
+    page, _ = watched_page
+    figure = open_mask_lab(page, "?mask=zero")
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "zero")
+    answer = page.request.get(
+        "/api/attention",
+        params={"sentence": "the river bank was steep", "heads": 3, "mask": "zero", "trained": "true"},
+    ).json()
+    assert row_shares(figure) == answer["row_future_shares"]
+    shares = answer["future_shares"]
+    k, i = max(((k, i) for k in range(3) for i in range(4)), key=lambda ki: shares[ki[0]][ki[1]])
+    token = answer["tokens"][i]
+    expect(figure.locator("[data-part=explain]")).to_contain_text(f"in the row of “{token}” in head {k + 1}")
 
 
 def test_modes_work_from_the_keyboard(watched_page):
@@ -202,34 +219,41 @@ def test_a_bad_sentence_shows_the_server_error_inside_the_figure(watched_page):
     detail = page.request.get("/api/attention", params={"sentence": long_sentence, "mask": "none"}).json()[
         "detail"
     ]
-    sentence = figure.get_by_role("textbox", name="Sentence")
-    sentence.fill(long_sentence)
-    expect(figure.get_by_role("alert")).to_have_text(detail)
-    expect(figure.locator("[data-part=drawing]")).to_have_class(re.compile(r"is-stale"))
-    sentence.fill("the river bank was wide")
-    expect(figure.get_by_role("alert")).to_be_hidden()
-    expect(figure.locator("[data-part=drawing]")).not_to_have_class(re.compile(r"is-stale"))
+    drawing = figure.locator("[data-part=drawing]")
+    refused_then_recovered(figure, drawing, long_sentence, detail, "the river bank was wide")
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts):
-    page, _ = phone_page
-    figure = open_mask_lab(page)
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
+def leak_by_zero_fill(figure: Locator) -> None:
+    """Choose the ×0 mask and wait for the meter to show its leak."""
     expect(radio(figure, "×0")).to_be_visible()
     radio(figure, "×0").check()
     expect(meter(figure)).not_to_have_attribute("aria-valuenow", "0")
-    figure.screenshot(path=str(artifacts / "mask-lab-phone.png"))
+
+
+def type_twenty_words(figure: Locator) -> None:
     figure.get_by_role("textbox", name="Sentence").fill(" ".join(["the river bank was steep"] * 4))
     expect(figure.locator(".row-leak__item")).to_have_count(20)
-    assert page.evaluate(overflow) <= 0
-    figure.screenshot(path=str(artifacts / "mask-lab-phone-long.png"))
 
 
-def test_desktop_screenshots(watched_page, artifacts):
-    page, _ = watched_page
+def test_phone_width_has_no_horizontal_scroll(phone_page):
+    page, _ = phone_page
     figure = open_mask_lab(page)
+    assert sideways_scroll(page) <= 0
+    leak_by_zero_fill(figure)
+    type_twenty_words(figure)
+    assert sideways_scroll(page) <= 0
+
+
+@pytest.mark.screenshots
+def test_desktop_and_phone_screenshots(shots):
+    figure = open_mask_lab(shots.desktop)
     for label, mode in MODES.items():
         radio(figure, label).check()
         expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", mode)
-        figure.screenshot(path=str(artifacts / f"mask-lab-desktop-{mode}.png"))
+        shots.take(figure, f"mask-lab-desktop-{mode}")
+
+    figure = open_mask_lab(shots.phone)
+    leak_by_zero_fill(figure)
+    shots.take(figure, "mask-lab-phone")
+    type_twenty_words(figure)
+    shots.take(figure, "mask-lab-phone-long")

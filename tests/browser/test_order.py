@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.pages import open_figure, query_params, sideways_scroll
 
 
 def open_order(page: Page, query: str = "") -> Locator:
-    page.goto(f"/{query}")
-    figure = page.locator("figure#order")
-    figure.scroll_into_view_if_needed()
+    figure = open_figure(page, "order", query)
     expect(figure.locator("svg.heatmap")).to_have_count(3)
     expect(difference(figure)).not_to_have_text("…")
     return figure
@@ -29,10 +29,6 @@ def panel(figure: Locator, title: str) -> list[list[float]]:
     weights = [float(w) for w in cells.evaluate_all("els => els.map(e => e.dataset.weight)")]
     n = int(len(weights) ** 0.5)
     return [weights[i * n : (i + 1) * n] for i in range(n)]
-
-
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
 
 
 def test_default_view_reverses_dog_bites_man_and_finds_no_difference(watched_page):
@@ -109,17 +105,21 @@ def test_state_comes_back_from_the_url_and_bad_input_shows_the_servers_message(w
     expect(figure.get_by_role("alert")).to_contain_text("at most 64")
 
 
-def test_phone_and_dark_screenshots(phone_page, watched_page, artifacts):
-    phone, _ = phone_page
-    figure = open_order(phone)
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
-    figure.screenshot(path=str(artifacts / "order-phone.png"))
-    page, _ = watched_page
+def test_the_figure_fits_a_phone(phone_page):
+    page, _ = phone_page
+    open_order(page)
+    assert sideways_scroll(page) <= 0
+
+
+@pytest.mark.screenshots
+def test_phone_and_dark_screenshots(shots):
+    shots.take(open_order(shots.phone), "order-phone")
+    page = shots.desktop
     figure = open_order(page, "?order_positional=1")
-    figure.screenshot(path=str(artifacts / "order-desktop-positional.png"))
+    shots.take(figure, "order-desktop-positional")
     page.emulate_media(color_scheme="dark")
     figure = open_order(page)
-    figure.screenshot(path=str(artifacts / "order-dark.png"))
+    shots.take(figure, "order-dark")
 
 
 def test_the_numbers_behind_the_figure_export_and_read_as_tables(watched_page):

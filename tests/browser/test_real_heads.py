@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import re
 import urllib.request
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll
 from tests.optional import missing
 
 DEFAULT_PIECES = ["[CLS]", "the", "river", "bank", "was", "steep", "[SEP]"]
@@ -43,10 +44,6 @@ def open_figure(page: Page, query: str = "") -> Locator:
     expect(figure.locator(".real-drawing svg.arcs")).to_be_visible(timeout=FIRST_DRAW_MS)
     expect(figure).not_to_have_attribute("aria-busy", "true")
     return figure
-
-
-def query_params(page: Page) -> dict[str, str]:
-    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
 
 
 def thumbnails(figure: Locator) -> Locator:
@@ -242,16 +239,9 @@ def test_a_refused_sentence_shows_the_servers_detail_then_recovers(watched_page,
     answer = page.request.get(f"/api/real-attention?{urlencode({'sentence': too_long, 'layer': 'all'})}")
     assert answer.status == 422
     detail = answer.json()["detail"]
-    sentence = figure.get_by_role("textbox", name="Sentence")
-    sentence.fill(too_long)
-    error = figure.get_by_role("alert")
-    expect(error).to_have_text(detail)
-    expect(figure.locator("[data-part=body]")).to_have_class(re.compile(r"is-stale"))
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    sentence.fill("the river bank was steep and wide")
-    expect(error).to_be_hidden()
+    body = figure.locator("[data-part=body]")
+    refused_then_recovered(figure, body, too_long, detail, "the river bank was steep and wide")
     expect(figure.locator(".real-drawing .token")).to_have_count(9)
-    expect(figure.locator("[data-part=body]")).not_to_have_class(re.compile(r"is-stale"))
 
 
 def test_the_view_is_restored_from_the_url(watched_page, real_model):
@@ -311,8 +301,7 @@ def test_a_long_sentence_stays_fast_and_inside_the_figure(watched_page, real_mod
     assert figure.evaluate("f => f.querySelectorAll('*').length") < 6000
     figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
     expect(figure.locator(".real-drawing .token")).to_have_count(60)
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
+    assert sideways_scroll(page) <= 0
 
 
 def test_a_missing_model_says_how_to_install_it(watched_page):
@@ -374,27 +363,31 @@ def test_the_section_sits_between_order_and_the_verdict(watched_page):
     expect(page.locator("#real-transformer h2")).to_contain_text("10")
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page, artifacts, real_model):
+def test_phone_width_has_no_horizontal_scroll(phone_page, real_model):
     page, _ = phone_page
     figure = open_figure(page, f"?{urlencode({'real_sentence': SPLIT})}")
-    overflow = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    assert page.evaluate(overflow) <= 0
+    assert sideways_scroll(page) <= 0
     box = figure.get_by_role("button", name="Layer 6, head 12", exact=True).bounding_box()
     assert box and box["width"] >= 20 and box["x"] + box["width"] <= 375
     figure.get_by_role("button", name=re.compile("tracks the previous word here")).click()
     figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
-    figure.screenshot(path=str(artifacts / "real-heads-phone.png"))
     long = " ".join(("the old farmer saw the river bank and the boat near the house " * 3).split()[:30])
     figure.get_by_role("textbox", name="Sentence").fill(long)
     expect(figure.locator(".real-drawing .token")).to_have_count(30)
     expect(figure.locator(".real-drawing")).to_have_class(re.compile(r"is-scrolling"))
-    assert page.evaluate(overflow) <= 0
+    assert sideways_scroll(page) <= 0
 
 
-def test_desktop_screenshots(watched_page, artifacts, real_model):
-    page, _ = watched_page
+@pytest.mark.screenshots
+def test_phone_and_desktop_screenshots(shots, real_model):
+    figure = open_figure(shots.phone, f"?{urlencode({'real_sentence': SPLIT})}")
+    figure.get_by_role("button", name=re.compile("tracks the previous word here")).click()
+    figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
+    shots.take(figure, "real-heads-phone")
+
+    page = shots.desktop
     figure = open_figure(page)
-    figure.screenshot(path=str(artifacts / "real-heads-desktop.png"))
+    shots.take(figure, "real-heads-desktop")
     figure = open_figure(page, f"?{urlencode({'real_sentence': SPLIT, 'real_hide': 1, 'real_words': 1})}")
     figure.get_by_role("button", name=re.compile("tracks the previous word here")).click()
-    figure.screenshot(path=str(artifacts / "real-heads-desktop-words.png"))
+    shots.take(figure, "real-heads-desktop-words")

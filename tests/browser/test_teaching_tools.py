@@ -1,53 +1,32 @@
-"""The teaching tools: figure pages and embeds, copy link, SVG/PNG/JSON/CSV export, the numbers as tables,
-the contents, the theme switch, predict-then-reveal, print and reduced-motion styles."""
+"""The teaching tools: figure pages and embeds, copy link, the contents, the theme switch,
+predict-then-reveal, print and reduced-motion styles (test_exports.py has the exports and the tables)."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
-import struct
-import xml.etree.ElementTree as ET
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import PHONE, REPO
-
-SVG = "{http://www.w3.org/2000/svg}"
-
-
-def open_heads_dial(page: Page, path: str = "/") -> Locator:
-    page.goto(path)
-    figure = page.locator("figure#heads-dial")
-    expect(figure.locator('[data-part="drawing"] svg').first).to_be_visible()
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    return figure
-
-
-def api(page: Page, path: str) -> dict:
-    response = page.request.get(path)
-    assert response.ok, path
-    return response.json()
-
-
-def download(page: Page, button: Locator) -> Path:
-    with page.expect_download() as info:
-        button.click()
-    return Path(info.value.path())
-
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.pages import get_json, open_figure, open_heads_dial
 
 # ---- one figure alone, and its embed ---------------------------------------------------------------------
 
 
-def test_the_embed_renders_the_figure_alone_and_it_works(watched_page, artifacts) -> None:
-    page, _ = watched_page
+def open_the_embed(page: Page) -> Locator:
+    """Open figure 5's embed, in ×0, in a 900 × 700 frame; the figure, once drawn."""
     page.set_viewport_size({"width": 900, "height": 700})
     page.goto("/figure/mask-lab?embed=1&mask=zero")
     figure = page.locator("figure#mask-lab")
     expect(figure.locator("svg.heatmap").first).to_be_visible()
+    return figure
+
+
+def test_the_embed_renders_the_figure_alone_and_it_works(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_the_embed(page)
     expect(page.locator("figure")).to_have_count(1)
     for chrome in (".masthead", "[data-toc]", ".figure-tools", ".predict", "h2"):
         expect(page.locator(chrome)).to_have_count(0)
@@ -56,7 +35,6 @@ def test_the_embed_renders_the_figure_alone_and_it_works(watched_page, artifacts
     # Sized to its frame: the figure fills the width, with no page margin around it.
     box = figure.bounding_box()
     assert box["x"] == 0 and abs(box["width"] - 900) < 1
-    page.screenshot(path=artifacts / "embed-mask-lab.png")
 
 
 def test_the_figure_page_shows_the_intro_the_figure_and_its_toolbar(watched_page) -> None:
@@ -122,129 +100,6 @@ def test_open_alone_links_to_the_figure_page_in_the_current_state(watched_page) 
     expect(open_alone).to_have_attribute("href", re.compile(r"/figure/mask-lab\?mask=neg_inf$"))
 
 
-# ---- exports -----------------------------------------------------------------------------------------------
-
-
-def test_the_exported_svg_is_valid_xml_with_the_drawing(watched_page) -> None:
-    page, _ = watched_page
-    figure = open_heads_dial(page)
-    path = download(page, figure.get_by_role("button", name="Export SVG"))
-    root = ET.parse(path).getroot()
-    assert root.tag == f"{SVG}svg"
-    assert int(root.get("width")) > 300 and int(root.get("height")) > 100
-    texts = {t.text for t in root.iter(f"{SVG}text")}
-    assert {"river", "bank", "steep"} <= texts
-    assert root.find(f"{SVG}title").text.startswith("Figure 1.")
-    # Styles are inlined as attributes: the arcs keep their colour without the page's stylesheet.
-    strokes = {el.get("stroke") for el in root.iter(f"{SVG}path")}
-    assert "rgb(0, 114, 178)" in strokes  # head 1, Okabe-Ito blue
-    assert not [el for el in root.iter() if el.get("class")]
-    expect(figure.locator(".figure-tools__status")).to_have_text("Saved heads-dial.svg.")
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    length, kind = struct.unpack(">I4s", data[8:16])
-    assert kind == b"IHDR" and length == 13
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
-
-
-def test_the_exported_png_decodes_at_twice_the_drawing_size(watched_page) -> None:
-    page, _ = watched_page
-    figure = open_heads_dial(page)
-    svg_root = ET.parse(download(page, figure.get_by_role("button", name="Export SVG"))).getroot()
-    data = download(page, figure.get_by_role("button", name="Export PNG")).read_bytes()
-    width, height = png_size(data)
-    assert (width, height) == (2 * int(svg_root.get("width")), 2 * int(svg_root.get("height")))
-    # And the browser can decode it back (not only its header is right).
-    decoded = page.evaluate(
-        """async (bytes) => {
-          const blob = new Blob([new Uint8Array(bytes)], { type: "image/png" });
-          const bitmap = await createImageBitmap(blob);
-          return [bitmap.width, bitmap.height];
-        }""",
-        list(data),
-    )
-    assert decoded == [width, height]
-
-
-def test_the_exported_data_is_the_live_matrices_as_json_and_csv(watched_page) -> None:
-    page, _ = watched_page
-    figure = open_heads_dial(page)
-    data = json.loads(download(page, figure.get_by_role("button", name="Export data as JSON")).read_text())
-    answer = api(page, "/api/attention?sentence=the+river+bank+was+steep&heads=3&mask=none&trained=true")
-    assert data["figure"] == "heads-dial"
-    assert urlsplit(data["link"]).path == "/figure/heads-dial"
-    assert [m["name"] for m in data["matrices"]] == ["Head 1 of 3", "Head 2 of 3", "Head 3 of 3"]
-    assert [m["values"] for m in data["matrices"]] == answer["weights"]
-    assert data["matrices"][0]["rows"] == answer["tokens"]
-
-    text = download(page, figure.get_by_role("button", name="Export data as CSV")).read_text()
-    rows = list(csv.DictReader(io.StringIO(text)))
-    assert len(rows) == 3 * 5 * 5
-    assert rows[0].keys() == {"matrix", "row", "column", "value"}
-    bank_river = next(
-        r for r in rows if r["matrix"] == "Head 1 of 3" and r["row"] == "bank" and r["column"] == "river"
-    )
-    assert float(bank_river["value"]) == answer["weights"][0][2][1]
-
-
-def test_every_figure_with_a_widget_exports_svg_that_parses(watched_page) -> None:
-    """Each figure's drawing (wherever it has one) exports as well-formed XML."""
-    page, _ = watched_page
-    page.goto("/")
-    for name in ("heads-dial", "mask-lab", "interview", "head-lab"):
-        figure = page.locator(f"figure#{name}")
-        figure.scroll_into_view_if_needed()
-        expect(figure.locator("svg").first).to_be_attached(timeout=15_000)
-        expect(figure).not_to_have_attribute("aria-busy", "true", timeout=15_000)
-        page.wait_for_timeout(200)
-        path = download(page, figure.get_by_role("button", name="Export SVG"))
-        assert ET.parse(path).getroot().tag == f"{SVG}svg", name
-
-
-# ---- the numbers as tables ---------------------------------------------------------------------------------
-
-
-def test_the_numbers_table_holds_every_weight(watched_page) -> None:
-    page, _ = watched_page
-    figure = open_heads_dial(page)
-    summary = figure.get_by_text("Show the numbers as a table")
-    summary.focus()
-    page.keyboard.press("Enter")
-    tables = figure.locator("table.figure-numbers__table")
-    expect(tables).to_have_count(3)
-    answer = api(page, "/api/attention?sentence=the+river+bank+was+steep&heads=3&mask=none&trained=true")
-    first = tables.first
-    expect(first.locator("caption")).to_have_text("Head 1 of 3")
-    expect(first.get_by_role("columnheader")).to_have_text(answer["tokens"])
-    expect(first.get_by_role("rowheader")).to_have_text(answer["tokens"])
-    cells = first.locator("tbody td").all_text_contents()
-    expected = [f"{w:.3f}" for row in answer["weights"][0] for w in row]
-    assert cells == expected
-
-    # The table follows the figure: two heads give two tables.
-    slider = figure.get_by_role("slider", name="Heads")
-    slider.focus()
-    slider.press("ArrowLeft")
-    expect(tables).to_have_count(2)
-    expect(tables.first.locator("caption")).to_have_text("Head 1 of 2")
-
-
-def test_the_mask_lab_table_shows_the_future_weights(watched_page) -> None:
-    page, _ = watched_page
-    page.goto("/figure/mask-lab?mask=neg_inf")
-    figure = page.locator("figure#mask-lab")
-    expect(figure.locator("svg.heatmap").first).to_be_visible()
-    figure.get_by_text("Show the numbers as a table").click()
-    table = figure.locator("table.figure-numbers__table").first
-    expect(table.locator("caption")).to_have_text("Head 1, mask neg_inf")
-    # −∞: the strict upper triangle is exactly zero.
-    first_row = table.locator("tbody tr").first.locator("td").all_text_contents()
-    assert first_row[1:] == ["0.000"] * 4
-
-
 # ---- contents, anchors, theme, print, motion ---------------------------------------------------------------
 
 
@@ -269,7 +124,18 @@ def test_the_contents_link_every_section_and_jump_to_it(watched_page) -> None:
     expect(anchor).to_have_attribute("href", "#interview-question")
 
 
-def test_the_theme_switch_turns_the_page_dark_and_is_remembered(watched_page, artifacts) -> None:
+def turn_dark(page: Page) -> None:
+    """Press the theme switch on a light page and wait for figure 1 to redraw in the dark palette."""
+    toggle = page.get_by_role("button", name="Dark theme")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#heads-dial g.arcs__head')]"
+        ".some((g) => g.getAttribute('stroke') === '#3AA0E0')"
+    )
+
+
+def test_the_theme_switch_turns_the_page_dark_and_is_remembered(watched_page) -> None:
     page, _ = watched_page
     figure = open_heads_dial(page)
     toggle = page.get_by_role("button", name="Dark theme")
@@ -279,17 +145,9 @@ def test_the_theme_switch_turns_the_page_dark_and_is_remembered(watched_page, ar
     strokes = "(svg) => [...svg.querySelectorAll('g.arcs__head')].map((g) => g.getAttribute('stroke'))"
     assert "#0072B2" in figure.locator('[data-part="drawing"] svg').first.evaluate(strokes)
 
-    toggle.click()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    turn_dark(page)  # and the figures redraw in the dark palette
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     assert page.evaluate(background) == "rgb(21, 23, 27)"
-    # The figures redraw in the dark palette.
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('#heads-dial g.arcs__head')]"
-        ".some((g) => g.getAttribute('stroke') === '#3AA0E0')"
-    )
-    page.screenshot(path=artifacts / "article-dark-desktop.png")
-    figure.screenshot(path=artifacts / "heads-dial-dark.png")
 
     page.reload()
     expect(page.get_by_role("button", name="Dark theme")).to_have_attribute("aria-pressed", "true")
@@ -297,14 +155,13 @@ def test_the_theme_switch_turns_the_page_dark_and_is_remembered(watched_page, ar
     mask = page.locator("figure#mask-lab")
     mask.scroll_into_view_if_needed()
     expect(mask.locator("svg.heatmap").first).to_be_visible()
-    mask.screenshot(path=artifacts / "mask-lab-dark.png")
 
     page.get_by_role("button", name="Dark theme").click()
     assert page.evaluate("localStorage.getItem('theme')") == "light"
     assert page.evaluate(background) == "rgb(253, 252, 249)"
 
 
-def test_a_dark_system_is_followed_until_the_reader_chooses(browser, server, artifacts) -> None:
+def test_a_dark_system_is_followed_until_the_reader_chooses(browser, server) -> None:
     context = browser.new_context(
         viewport=PHONE, base_url=server, color_scheme="dark", reduced_motion="reduce"
     )
@@ -315,35 +172,77 @@ def test_a_dark_system_is_followed_until_the_reader_chooses(browser, server, art
         expect(toggle).to_have_attribute("aria-pressed", "true")
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 27)"
         expect(page.locator('#heads-dial [data-part="drawing"] svg').first).to_be_visible()
-        page.screenshot(path=artifacts / "article-dark-phone.png")
         toggle.click()  # light, although the system is dark
         assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(253, 252, 249)"
     finally:
         context.close()
 
 
-def test_the_theme_blocks_copy_every_colour_the_system_schemes_set() -> None:
-    """A variable given a dark value for prefers-color-scheme must have the same light and dark values in the
-    reader's-choice blocks ([data-theme]), or the switch would leave it behind."""
-    css = (REPO / "static/css/main.css").read_text(encoding="utf-8")
-    declarations = re.compile(r"(--[\w-]+)\s*:\s*([^;]+);")
-    dark = {}
-    for block in re.findall(
-        r"@media \(prefers-color-scheme: dark\) \{\s*:root \{(.*?)\}\s*\}", css, re.DOTALL
-    ):
-        dark.update(declarations.findall(block))
-    light = {}
-    for block in re.findall(r"(?m)^:root \{(.*?)\}", css, re.DOTALL):
-        light.update(declarations.findall(block))
-    chosen_dark = dict(
-        declarations.findall(re.search(r':root\[data-theme="dark"\] \{(.*?)\}', css, re.DOTALL)[1])
-    )
-    chosen_light = dict(
-        declarations.findall(re.search(r':root\[data-theme="light"\] \{(.*?)\}', css, re.DOTALL)[1])
-    )
-    assert dark, "no prefers-color-scheme blocks found"
-    assert chosen_dark == dark
-    assert chosen_light == {name: light[name] for name in dark}
+# Every colour of the palette (main.css: a custom property set once, as light-dark(light, dark)), resolved.
+PALETTE = """() => {
+  const root = getComputedStyle(document.documentElement);
+  const probe = document.body.appendChild(document.createElement("span"));
+  const colours = {};
+  for (const name of [...root].filter((p) => p.startsWith("--"))) {
+    if (!root.getPropertyValue(name).trim().startsWith("light-dark(")) continue;
+    probe.style.color = `var(${name})`;
+    colours[name] = getComputedStyle(probe).color;
+  }
+  probe.remove();
+  return colours;
+}"""
+# Text colours and the backgrounds the page sets them on: each pair must reach WCAG's 4.5:1.
+TEXT_ON = [
+    ("--fg", "--bg"),
+    ("--fg", "--token-bg"),
+    ("--muted", "--bg"),
+    ("--muted", "--panel"),
+    ("--accent", "--bg"),
+    ("--focus", "--bg"),
+    ("--error-fg", "--error-bg"),
+    ("--good", "--bg"),
+    ("--bad", "--bg"),
+    ("--unknown", "--bg"),
+]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2's contrast ratio of two computed colours, "rgb(r, g, b)"."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("chosen", ["light", "dark"])
+def test_the_readers_theme_sets_every_colour_against_the_system(browser, server, chosen: str) -> None:
+    """The switch sets only `color-scheme`; every colour of the palette must follow it, though the system
+    prefers the other scheme, and be the colour that scheme has without a choice. Text stays readable."""
+    other = "dark" if chosen == "light" else "light"
+    context = browser.new_context(viewport=DESKTOP, base_url=server, color_scheme=chosen)
+    try:
+        page = context.new_page()
+        page.goto("/")
+        native = page.evaluate(PALETTE)  # the chosen scheme as the system's, no choice made
+        assert len(native) >= 15 and {name for pair in TEXT_ON for name in pair} <= set(native)
+        page.emulate_media(color_scheme=other)
+        assert set(page.evaluate(PALETTE).items()).isdisjoint(native.items())  # every colour has two sides
+
+        toggle = page.get_by_role("button", name="Dark theme")
+        toggle.click()  # the system's scheme is on screen, so the switch turns to the chosen one
+        expect(toggle).to_have_attribute("aria-pressed", str(chosen == "dark").lower())
+        assert page.evaluate("document.documentElement.dataset.theme") == chosen
+        assert page.evaluate(PALETTE) == native
+        body = "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
+        assert page.evaluate(body) == [native["--bg"], native["--fg"]]
+        for text, ground in TEXT_ON:
+            assert contrast(native[text], native[ground]) >= 4.5, (chosen, text, ground)
+    finally:
+        context.close()
 
 
 def test_print_hides_the_controls_and_keeps_figures_whole(watched_page) -> None:
@@ -387,20 +286,31 @@ def test_reduced_motion_turns_off_smooth_scrolling_and_transitions(watched_page,
 # ---- predict, then reveal ----------------------------------------------------------------------------------
 
 
+def open_prompt(page: Page, name: str, query: str = "") -> Locator:
+    """Open the article (with `query`); its predict-then-reveal prompt `name`."""
+    page.goto(f"/{query}")
+    return page.locator(f'[data-predict="{name}"]')
+
+
+def press_on(page: Page, control: Locator, *keys: str) -> None:
+    """Focus `control`, then press `keys` one after another."""
+    control.focus()
+    for key in keys:
+        page.keyboard.press(key)
+
+
 def test_predict_then_reveal_by_keyboard_one_head(watched_page) -> None:
     page, _ = watched_page
-    page.goto("/")
-    prompt = page.locator('[data-predict="one-head"]')
+    prompt = open_prompt(page, "one-head")
     answer = prompt.locator('[data-part="answer"]')
     expect(answer).to_be_hidden()
-    prompt.get_by_role("radio", name=re.compile("^meaning")).focus()
-    page.keyboard.press("Space")
-    page.keyboard.press("ArrowRight")  # moves the choice to grammar
+    # Space chooses meaning; ArrowRight moves the choice to grammar.
+    press_on(page, prompt.get_by_role("radio", name=re.compile("^meaning")), "Space", "ArrowRight")
     expect(prompt.get_by_role("radio", name=re.compile("^grammar"))).to_be_checked()
     page.keyboard.press("Tab")
     expect(prompt.get_by_role("button", name="Reveal")).to_be_focused()
     page.keyboard.press("Enter")
-    data = api(page, "/api/attention?sentence=the+river+bank+was+steep&heads=1&mask=none&trained=true")
+    data = get_json(page, "/api/attention?sentence=the+river+bank+was+steep&heads=1&mask=none&trained=true")
     best = max(data["relations"], key=lambda r: r["score"])
     expect(answer).to_be_visible()
     expect(answer).to_contain_text(f"the relation served best is {best['name']}")
@@ -410,13 +320,9 @@ def test_predict_then_reveal_by_keyboard_one_head(watched_page) -> None:
 
 def test_predict_then_reveal_by_keyboard_leak(watched_page) -> None:
     page, _ = watched_page
-    page.goto("/?mask_sentence=the+dog+ran+to+the+park")
-    prompt = page.locator('[data-predict="leak"]')
-    number = prompt.get_by_role("spinbutton", name="Leak")
-    number.focus()
-    page.keyboard.type("20")
-    page.keyboard.press("Enter")
-    data = api(page, "/api/attention?sentence=the+dog+ran+to+the+park&heads=3&mask=zero&trained=true")
+    prompt = open_prompt(page, "leak", "?mask_sentence=the+dog+ran+to+the+park")
+    press_on(page, prompt.get_by_role("spinbutton", name="Leak"), "2", "0", "Enter")
+    data = get_json(page, "/api/attention?sentence=the+dog+ran+to+the+park&heads=3&mask=zero&trained=true")
     leak = round(data["future_leak"] * 100, 1)
     answer = prompt.locator('[data-part="answer"]')
     expect(answer).to_contain_text(f"Under ×0, {leak:.1f}% of the attention on “the dog ran to the park”")
@@ -425,34 +331,65 @@ def test_predict_then_reveal_by_keyboard_leak(watched_page) -> None:
 
 def test_predict_then_reveal_needs_a_guess_and_answers_the_lowest_loss(watched_page) -> None:
     page, _ = watched_page
-    page.goto("/")
-    prompt = page.locator('[data-predict="lowest-loss"]')
+    prompt = open_prompt(page, "lowest-loss")
     reveal = prompt.get_by_role("button", name="Reveal")
-    reveal.focus()
-    page.keyboard.press("Enter")
+    press_on(page, reveal, "Enter")
     answer = prompt.locator('[data-part="answer"]')
     expect(answer).to_be_hidden()  # no guess yet: the form asks for one
-    prompt.get_by_role("radio", name="−∞").focus()
-    page.keyboard.press("Space")
-    reveal.focus()
-    page.keyboard.press("Enter")
-    models = api(page, "/api/lm")["models"]
+    press_on(page, prompt.get_by_role("radio", name="−∞"), "Space")
+    press_on(page, reveal, "Enter")
+    models = get_json(page, "/api/lm")["models"]
     best = min(models, key=lambda m: m["final_validation"])
     label = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}[best["mask"]]
     expect(answer).to_contain_text(f"Lowest validation loss: {label} (")
 
 
-def test_the_tools_fit_a_phone(phone_page, artifacts) -> None:
-    page, _ = phone_page
+def copy_the_link(page: Page) -> None:
+    """Open figure 1's page and press Copy link; wait for the link it shows."""
     figure = open_heads_dial(page, "/figure/heads-dial")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     figure.get_by_role("button", name="Copy link to this view").click()
     expect(figure.get_by_role("textbox", name="Link to this view of Figure 1")).to_be_visible()
-    page.screenshot(path=artifacts / "figure-page-phone.png")
-    page.goto("/")
-    prompt = page.locator('[data-predict="leak"]')
+
+
+def reveal_the_leak(page: Page) -> Locator:
+    """On the article, guess 30% for the ×0 leak and reveal the answer; the prompt."""
+    prompt = open_prompt(page, "leak")
     prompt.get_by_role("spinbutton", name="Leak").fill("30")
     prompt.get_by_role("button", name="Reveal").click()
     expect(prompt.locator('[data-part="answer"]')).to_contain_text("Under ×0")
+    return prompt
+
+
+def test_the_tools_fit_a_phone(phone_page) -> None:
+    page, _ = phone_page
+    copy_the_link(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    prompt.screenshot(path=artifacts / "predict-phone.png")
+    reveal_the_leak(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+# ---- screenshots -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.screenshots
+def test_embed_dark_and_phone_screenshots(shots) -> None:
+    page = shots.desktop
+    open_the_embed(page)
+    shots.take(page, "embed-mask-lab")
+    page.set_viewport_size(DESKTOP)
+    figure = open_heads_dial(page)
+    turn_dark(page)
+    shots.take(page, "article-dark-desktop")
+    shots.take(figure, "heads-dial-dark")
+    mask = open_figure(page, "mask-lab")  # the article again, dark from the start: the choice is remembered
+    expect(mask.locator("svg.heatmap").first).to_be_visible()
+    shots.take(mask, "mask-lab-dark")
+
+    phone = shots.phone
+    copy_the_link(phone)
+    shots.take(phone, "figure-page-phone")
+    shots.take(reveal_the_leak(phone), "predict-phone")
+    phone.emulate_media(color_scheme="dark")  # the system's scheme, followed while the reader has not chosen
+    phone.goto("/")
+    expect(phone.locator('#heads-dial [data-part="drawing"] svg').first).to_be_visible()
+    shots.take(phone, "article-dark-phone")

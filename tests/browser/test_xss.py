@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import quote, urlencode
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import DESKTOP
+from tests.browser.conftest import DESKTOP, keep_on_loopback
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -131,16 +131,9 @@ def harness(browser, server) -> Iterator[Harness]:
         h.dialogs.append(f"{dialog.type}: {dialog.message}")
         dialog.dismiss()
 
-    def route(route) -> None:
-        if urlsplit(route.request.url).hostname == "127.0.0.1":
-            route.continue_()
-        else:
-            h.foreign.append(route.request.url)
-            route.abort()
-
     page.on("dialog", on_dialog)
     page.on("pageerror", lambda e: h.page_errors.append(str(e)))
-    context.route("**/*", route)
+    keep_on_loopback(context, h.foreign)
     try:
         yield h
     finally:

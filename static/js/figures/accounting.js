@@ -2,7 +2,8 @@
 // d_model, kept live as the controls move. The server renders the table (app/core/accounting.py); this module
 // only rewrites its numbers, with the same formulas (tests/browser/test_head_lab.py checks they agree).
 
-import { parse, readState, writeState } from "../lib/url-state.js";
+import { parse } from "../lib/url-state.js";
+import { Widget } from "../lib/widget.js";
 
 const WIDTHS = [24, 64, 128, 256, 512, 768, 1024];
 const MAX_N = 8192;
@@ -51,26 +52,17 @@ export function headCosts(d, h, n) {
   };
 }
 
-export class Accounting {
-  constructor(figure) {
-    this.figure = figure;
-    const part = (name) => figure.querySelector(`[data-part="${name}"]`);
-    this.el = {
-      dModel: part("d-model"),
-      heads: part("heads"),
-      readout: part("readout"),
-      n: part("n"),
-      nLabel: part("n-label"),
-      splitTitle: part("split-title"),
-      singleTitle: part("single-title"),
-      verdict: part("verdict"),
-    };
-    this.schema = {
-      d: { param: "acct_d", fallback: 512, parse: parse.oneOf(WIDTHS) },
-      h: { param: "acct_h", fallback: 8, parse: parse.integer(1, Math.max(...WIDTHS)) },
-      n: { param: "acct_n", fallback: 10, parse: parse.integer(1, MAX_N) },
-    };
-    this.state = readState(this.schema);
+export class Accounting extends Widget {
+  constructor(figure, pageData = {}) {
+    super(figure, pageData, {
+      name: "accounting",
+      schema: {
+        d: { param: "acct_d", fallback: 512, parse: parse.oneOf(WIDTHS) },
+        h: { param: "acct_h", fallback: 8, parse: parse.integer(1, Math.max(...WIDTHS)) },
+        n: { param: "acct_n", fallback: 10, parse: parse.integer(1, MAX_N) },
+      },
+      parts: ["d-model", "heads", "readout", "n", "n-label", "split-title", "single-title", "verdict"],
+    });
     if (this.state.d % this.state.h !== 0) this.state.h = this.schema.h.fallback;
     if (this.state.d % this.state.h !== 0) this.state.h = 1;
   }
@@ -93,8 +85,7 @@ export class Accounting {
   }
 
   update(patch) {
-    this.state = { ...this.state, ...patch };
-    writeState(this.schema, this.state);
+    this.setState(patch);
     this.show();
   }
 
@@ -137,8 +128,8 @@ export class Accounting {
 }
 
 /** Entry point used by main.js. */
-export function start(figure) {
-  const widget = new Accounting(figure);
+export function start(figure, pageData) {
+  const widget = new Accounting(figure, pageData);
   widget.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
   figure.exportData = () => {

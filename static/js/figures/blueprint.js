@@ -7,6 +7,8 @@
 // string does not change, the figure already shows that state and the jump only scrolls; when it does, the
 // browser loads the link and the figure starts in the new state. No widget needs to know about the blueprint.
 
+import { Widget } from "../lib/widget.js";
+
 const ARTICLE = "/";
 
 /** The URL a lit block jumps to: the article, `current` query kept, `params` set, `#target` as the anchor. */
@@ -19,18 +21,11 @@ export function jumpUrl(target, params, current = window.location) {
   return url;
 }
 
-export class Blueprint {
-  constructor(figure) {
-    this.figure = figure;
-    this.stage = figure.querySelector('[data-part="stage"]');
+export class Blueprint extends Widget {
+  constructor(figure, pageData = {}) {
+    super(figure, pageData, { name: "blueprint", parts: ["stage", "card", "card-name", "card-job", "card-go"] });
     this.blocks = [...figure.querySelectorAll('[data-part="block"]')];
-    this.card = figure.querySelector('[data-part="card"]');
-    this.cardName = figure.querySelector('[data-part="card-name"]');
-    this.cardJob = figure.querySelector('[data-part="card-job"]');
-    this.cardGo = figure.querySelector('[data-part="card-go"]');
-    this.jobs = new Map(
-      [...figure.querySelectorAll('[data-part="jobs"] li')].map((li) => [li.dataset.block, li]),
-    );
+    this.jobs = new Map([...figure.querySelectorAll('[data-part="jobs"] li')].map((li) => [li.dataset.block, li]));
     this.current = null; // the block whose card is showing
   }
 
@@ -85,26 +80,26 @@ export class Blueprint {
     const job = this.jobs.get(block.dataset.block);
     this.current = block;
     for (const b of this.blocks) b.classList.toggle("is-active", b === block);
-    this.cardName.textContent = block.getAttribute("aria-label");
-    this.cardJob.textContent = job?.textContent ?? "";
-    this.cardGo.textContent = job?.dataset.go ? `${job.dataset.go} Click or press Enter.` : "";
-    this.cardGo.hidden = !job?.dataset.go;
-    this.card.hidden = false;
+    this.el.cardName.textContent = block.getAttribute("aria-label");
+    this.el.cardJob.textContent = job?.textContent ?? "";
+    this.el.cardGo.textContent = job?.dataset.go ? `${job.dataset.go} Click or press Enter.` : "";
+    this.el.cardGo.hidden = !job?.dataset.go;
+    this.el.card.hidden = false;
     this.place(block);
   }
 
   hideCard() {
     this.current = null;
     for (const b of this.blocks) b.classList.remove("is-active");
-    this.card.hidden = true;
+    this.el.card.hidden = true;
   }
 
   /** Put the card beside the block, inside the stage: on the drawing's outer side when there is room (so it
    * hides the other stack as little as possible), else on the inner side, else below the block. */
   place(block) {
-    const stage = this.stage.getBoundingClientRect();
+    const stage = this.el.stage.getBoundingClientRect();
     const box = block.getBoundingClientRect();
-    const card = this.card.getBoundingClientRect();
+    const card = this.el.card.getBoundingClientRect();
     const gap = 8;
     const right = box.right - stage.left + gap;
     const left = box.left - stage.left - card.width - gap;
@@ -120,14 +115,14 @@ export class Blueprint {
       y = box.bottom - stage.top + gap;
     }
     y = Math.max(0, Math.min(y, stage.height - card.height));
-    this.card.style.left = `${Math.round(x)}px`;
-    this.card.style.top = `${Math.round(y)}px`;
+    this.el.card.style.left = `${Math.round(x)}px`;
+    this.el.card.style.top = `${Math.round(y)}px`;
   }
 }
 
 /** Entry point used by main.js. */
-export function start(figure) {
-  const widget = new Blueprint(figure);
+export function start(figure, pageData) {
+  const widget = new Blueprint(figure, pageData);
   widget.start();
   return widget;
 }

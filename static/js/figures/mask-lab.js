@@ -2,19 +2,24 @@
 // per head with the future outlined, the Future leak meter with its per-row break-down, and why e^0 = 1 leaks.
 //
 // Data flows one way: state (from the URL) -> one fetch of /api/attention -> draw. A change of mask keeps the
-// heatmaps and only rewrites each cell's fill-opacity, so CSS animates the change; the maths is the server's.
+// heatmaps and only rewrites each cell's fill-opacity, so CSS animates the change. The maths is the server's:
+// the leak, each row's share of weight on later words, and each head's.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
-import { ErrorBox } from "../lib/error-box.js";
-import { JsonFetcher } from "../lib/fetcher.js";
+import { element } from "../lib/dom.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
-import { watchSentence } from "../lib/sentence-box.js";
-import { format, parse, readState, writeState } from "../lib/url-state.js";
+import { format, parse } from "../lib/url-state.js";
+import { Widget } from "../lib/widget.js";
+import { WidthWatch } from "../lib/width-watch.js";
 
 const NAME = "mask-lab";
 const MODES = ["none", "neg_inf", "zero"];
 const MODE_LABEL = { none: "no mask", neg_inf: "−∞", zero: "×0" };
-const DEBOUNCE_MS = 250;
+// The figure's elements marked data-part (the Mask radios, several, are found apart).
+const PARTS = [
+  ..."sentence heads trained drawing meter meter-fill meter-yardstick meter-value".split(" "),
+  ..."yardstick rows table explain compare".split(" "),
+];
 
 /** A percentage as the page writes it: exact 0 stays "0%", anything above it never rounds down to 0. */
 export function formatPercent(p) {
@@ -27,21 +32,6 @@ export function formatPercent(p) {
 /** The meter's aria-valuenow: exactly "0" for no leak, else four significant digits (never rounded to 0). */
 export const meterValue = (p) => (p === 0 ? "0" : String(Number(p.toPrecision(4))));
 
-/** For each query row i: the mean over heads of the weight on keys j > i. `weights` is [head][i][j]. */
-export function rowFutureShares(weights) {
-  const h = weights.length;
-  const n = weights[0]?.length ?? 0;
-  const shares = new Array(n).fill(0);
-  for (const rows of weights) {
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (let j = i + 1; j < n; j++) s += rows[i][j];
-      shares[i] += s / h;
-    }
-  }
-  return shares;
-}
-
 /** The average future share of uniform attention over n tokens: (1/n) Σ_i (n−1−i)/n = (n−1)/(2n). */
 export const uniformLeak = (n) => (n - 1) / (2 * n);
 
@@ -53,65 +43,40 @@ function setWithPowers(el, text) {
   el.replaceChildren();
   parts.forEach((part, idx) => {
     if (idx % 2 === 0) el.append(part);
-    else {
-      const sup = document.createElement("sup");
-      sup.textContent = part;
-      el.append("e", sup);
-    }
+    else el.append("e", element("sup", "", part));
   });
 }
 
-export class MaskLab {
-  constructor(figure, pageData, fetcher = new JsonFetcher()) {
-    this.figure = figure;
-    this.fetcher = fetcher;
-    this.validHeads = pageData.validHeads ?? [1, 2, 3, 4, 6, 8, 12, 24];
-    this.maxChars = pageData.maxChars ?? 500;
-    this.schema = {
-      sentence: {
-        param: "mask_sentence",
-        fallback: pageData.defaultSentence ?? "the river bank was steep",
-        parse: parse.text(this.maxChars),
+export class MaskLab extends Widget {
+  constructor(figure, pageData) {
+    const validHeads = pageData.validHeads ?? [1, 2, 3, 4, 6, 8, 12, 24];
+    const maxChars = pageData.maxChars ?? 500;
+    super(figure, pageData, {
+      name: NAME,
+      schema: {
+        sentence: { param: "mask_sentence", fallback: pageData.defaultSentence, parse: parse.text(maxChars) },
+        mask: { param: "mask", fallback: "none", parse: (t) => (MODES.includes(t) ? t : undefined) },
+        heads: { param: "mask_heads", fallback: 3, parse: parse.oneOf(validHeads) },
+        trained: { param: "mask_trained", fallback: true, parse: parse.boolean, format: format.boolean },
       },
-      mask: { param: "mask", fallback: "none", parse: (t) => (MODES.includes(t) ? t : undefined) },
-      heads: { param: "mask_heads", fallback: 3, parse: parse.oneOf(this.validHeads) },
-      trained: { param: "mask_trained", fallback: true, parse: parse.boolean, format: format.boolean },
-    };
-    const part = (name) => figure.querySelector(`[data-part="${name}"]`);
-    this.el = {
-      sentence: part("sentence"),
-      modes: [...figure.querySelectorAll('[data-part="mode"]')],
-      heads: part("heads"),
-      trained: part("trained"),
-      drawing: part("drawing"),
-      meter: part("meter"),
-      meterFill: part("meter-fill"),
-      meterYardstick: part("meter-yardstick"),
-      meterValue: part("meter-value"),
-      yardstick: part("yardstick"),
-      rows: part("rows"),
-      table: part("table"),
-      explain: part("explain"),
-      compare: part("compare"),
-    };
-    this.errors = new ErrorBox(part("error"));
-    this.state = readState(this.schema);
-    this.data = null;
+      parts: PARTS,
+      staleOn: "drawing",
+    });
+    this.modes = [...figure.querySelectorAll('[data-part="mode"]')];
     this.maps = []; // one Heatmap per head, kept while the tokens and head count stay the same
     this.shape = ""; // the tokens and head count the heatmaps were built for
     this.rowItems = [];
-    this.width = 0;
+    this.width = null; // the drawing's width, watched from start()
   }
 
   start() {
-    const { sentence, modes, heads, trained } = this.el;
-    sentence.value = this.state.sentence;
+    const { sentence, heads, trained } = this.el;
     heads.value = String(this.state.heads);
     trained.checked = this.state.trained;
     this.showControls();
 
-    watchSentence(sentence, (text) => this.onSentence(text), DEBOUNCE_MS);
-    for (const radio of modes) {
+    this.watchSentence(sentence, (text) => this.update({ sentence: text }));
+    for (const radio of this.modes) {
       radio.addEventListener("change", () => {
         if (radio.checked) this.update({ mask: radio.value });
       });
@@ -119,44 +84,22 @@ export class MaskLab {
     heads.addEventListener("change", () => this.update({ heads: Number(heads.value) }));
     trained.addEventListener("change", () => this.update({ trained: trained.checked }));
 
-    this.width = this.el.drawing.clientWidth;
-    new ResizeObserver(() => {
-      const width = this.el.drawing.clientWidth;
-      if (Math.abs(width - this.width) < 2) return;
-      this.width = width;
-      cancelAnimationFrame(this.frame);
-      this.frame = requestAnimationFrame(() => this.data && this.draw(this.data, true));
-    }).observe(this.el.drawing);
+    this.width = new WidthWatch(this.el.drawing, () => this.data && this.draw(this.data, true));
     onSchemeChange(() => this.data && this.draw(this.data, true));
-    this.load();
+    this.fetch();
   }
 
   // ---- state -------------------------------------------------------------------------------------------
 
   update(patch) {
-    this.state = { ...this.state, ...patch };
-    writeState(this.schema, this.state);
+    this.setState(patch);
     this.showControls();
-    this.load();
-  }
-
-  /** The Sentence box's text, once the reader pauses or presses Enter (lib/sentence-box.js). */
-  onSentence(text) {
-    if (!text) {
-      this.errors.show("Type a sentence: at least one word.");
-      this.el.drawing.classList.add("is-stale");
-      return;
-    }
-    if (text === this.state.sentence && this.data) {
-      this.errors.clear();
-      this.el.drawing.classList.remove("is-stale");
-    }
-    this.update({ sentence: text });
+    this.fetch();
   }
 
   /** Radios, the explanation table's highlighted column: cheap, done on every change. */
   showControls() {
-    for (const radio of this.el.modes) radio.checked = radio.value === this.state.mask;
+    for (const radio of this.modes) radio.checked = radio.value === this.state.mask;
     for (const cell of this.el.table.querySelectorAll("[data-mode]")) {
       cell.classList.toggle("is-current", cell.dataset.mode === this.state.mask);
     }
@@ -170,32 +113,16 @@ export class MaskLab {
 
   // ---- data --------------------------------------------------------------------------------------------
 
-  load() {
-    this.fetcher.load(this.url(), {
-      channel: NAME,
-      current: () => this.url(),
-      busy: (busy) => this.setBusy(busy),
-      show: (data) => this.show(data),
-      fail: (message) => {
-        this.errors.show(message);
-        this.el.drawing.classList.add("is-stale");
-      },
-    });
-  }
-
-  setBusy(busy) {
-    if (busy) this.figure.setAttribute("aria-busy", "true");
-    else this.figure.removeAttribute("aria-busy");
+  /** Ask for the answer to the current state (at once when it was seen before) and draw it. */
+  fetch() {
+    this.load(this.url(), (data) => this.show(data));
   }
 
   show(data) {
-    this.errors.clear();
-    this.el.drawing.classList.remove("is-stale");
-    this.data = data;
     this.draw(data, false);
     // The other two masks of this view, so a switch animates at once instead of waiting on the network.
     for (const mode of MODES) {
-      if (mode !== this.state.mask) this.fetcher.get(this.url(mode)).then(() => this.showCompare(), () => {});
+      if (mode !== this.state.mask) this.api.get(this.url(mode)).then(() => this.showCompare(), () => {});
     }
   }
 
@@ -217,12 +144,11 @@ export class MaskLab {
     const { tokens, weights } = data;
     const n = tokens.length;
     const h = weights.length;
-    const width = this.width || 640;
+    const width = this.width?.px || 640;
     const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
     const extra = labelRoom(tokens, 12, font) + 40; // row labels and the row-sum column
     const { cell } = fitCells(width, n, h, { extra, maxCell: 44, minCell: 5 });
-    const grid = document.createElement("div");
-    grid.className = "heatmaps";
+    const grid = element("div", "heatmaps");
     this.maps = weights.map(
       (_, k) =>
         new Heatmap({
@@ -242,33 +168,27 @@ export class MaskLab {
       map.root.dataset.head = String(k);
       grid.appendChild(map.root);
     }
-    const legend = document.createElement("p");
-    legend.className = "heatmap-axes";
-    legend.textContent =
+    const legend = element(
+      "p",
+      "heatmap-axes",
       "Rows: the word asking (query). Columns: the word looked at (key). Each row sums to 1. " +
-      "Dashed outline: the future, every key after its query.";
+        "Dashed outline: the future, every key after its query.",
+    );
     this.el.drawing.replaceChildren(legend, grid);
 
-    // The per-row list: one item per query word, rebuilt with the heatmaps.
+    // The per-row list: one item per query word, rebuilt with the heatmaps. The thin mark on each bar is the
+    // share uniform attention would give word i of n: (n−1−i)/n.
     this.el.rows.replaceChildren();
     this.rowItems = tokens.map((token, i) => {
-      const li = document.createElement("li");
-      li.className = "row-leak__item";
-      const word = document.createElement("span");
-      word.className = "row-leak__word";
-      word.textContent = token;
-      const bar = document.createElement("span");
-      bar.className = "row-leak__bar";
+      const bar = element("span", "row-leak__bar");
       bar.setAttribute("aria-hidden", "true");
-      const fill = document.createElement("span");
-      fill.className = "row-leak__fill";
-      const mark = document.createElement("span");
-      mark.className = "row-leak__uniform";
+      const fill = element("span", "row-leak__fill");
+      const mark = element("span", "row-leak__uniform");
       mark.style.setProperty("--share", String((n - 1 - i) / n));
       bar.append(fill, mark);
-      const value = document.createElement("span");
-      value.className = "row-leak__value";
-      li.append(word, bar, value);
+      const value = element("span", "row-leak__value");
+      const li = element("li", "row-leak__item");
+      li.append(element("span", "row-leak__word", token), bar, value);
       this.el.rows.appendChild(li);
       return { li, fill, value, token };
     });
@@ -294,8 +214,7 @@ export class MaskLab {
       `later words would be (n−1)/(2n) = ${n - 1}/${2 * n} = ${formatPercent(uniform * 100)}: the thin mark ` +
       "on the meter.";
 
-    const shares = rowFutureShares(data.weights);
-    shares.forEach((share, i) => {
+    data.row_future_shares.forEach((share, i) => {
       const item = this.rowItems[i];
       if (!item) return;
       item.fill.style.setProperty("--share", String(share));
@@ -311,7 +230,7 @@ export class MaskLab {
 
   /** The live explanation: a concrete row of the current answer, in words. */
   showExplanation(data) {
-    const { tokens, weights, mask, trained } = data;
+    const { tokens, weights, future_shares: shares, mask, trained } = data;
     const n = tokens.length;
     let text;
     if (n === 1) {
@@ -323,11 +242,8 @@ export class MaskLab {
     } else {
       // The row (and head) that puts the most weight on later words.
       let best = { k: 0, i: 0, share: -1 };
-      weights.forEach((rows, k) => {
-        for (let i = 0; i < n - 1; i++) {
-          const share = rows[i].slice(i + 1).reduce((a, b) => a + b, 0);
-          if (share > best.share) best = { k, i, share };
-        }
+      shares.forEach((rows, k) => {
+        for (let i = 0; i < n - 1; i++) if (rows[i] > best.share) best = { k, i, share: rows[i] };
       });
       const { k, i, share } = best;
       const later = n - 1 - i;
@@ -358,7 +274,7 @@ export class MaskLab {
   showCompare() {
     const parts = [];
     for (const mode of MODES) {
-      const answer = this.fetcher.cached(this.url(mode));
+      const answer = this.api.cached(this.url(mode));
       if (!answer) {
         this.el.compare.textContent = "";
         return;

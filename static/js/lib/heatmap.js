@@ -2,27 +2,13 @@
 //
 // Built once per shape; `update(weights)` only rewrites each cell's fill-opacity and value (so a CSS
 // transition animates a change of mask). Optional extras: the strict upper triangle (the future) outlined,
-// each row's sum in a column on the right, and the weight written in each cell when the cells are big enough.
+// each row's sum in a column on the right, the weight written in each cell when the cells are big enough, a
+// head's marker before the title, unknown words' labels set apart, and one row in focus (the rest dimmed).
+// A sparse heatmap (figure 1's, up to 24 heads of 64 × 64) draws only the cells above a floor, anew on each
+// update.
 
-import { r1, svg, svgText } from "./svg.js";
-
-/** Width of `text` in px for a CSS `font`, measured on an offscreen canvas. */
-export const measure = (() => {
-  let ctx = null;
-  return (text, font) => {
-    ctx ??= document.createElement("canvas").getContext("2d");
-    ctx.font = font;
-    return ctx.measureText(text).width;
-  };
-})();
-
-/** `text`, shortened with an ellipsis until it fits in `maxWidth` px. */
-export function fitLabel(text, maxWidth, font) {
-  if (measure(text, font) <= maxWidth) return text;
-  let cut = text;
-  while (cut.length > 1 && measure(`${cut}…`, font) > maxWidth) cut = cut.slice(0, -1);
-  return `${cut}…`;
-}
+import { fitLabel, measure } from "./measure.js";
+import { r1, setAttrs, svg, svgText } from "./svg.js";
 
 /** A weight as a cell shows it: "0" only for an exact zero, "<.01" for anything smaller than a hundredth. */
 export function cellText(w) {
@@ -63,43 +49,46 @@ export class Heatmap {
    * @param {number} o.cell cell size in px
    * @param {string} o.colour fill of the cells
    * @param {string} [o.title] drawn above the grid
+   * @param {string} [o.marker] an SVG path drawn in `colour` before the title (a head's marker)
    * @param {string} [o.font] CSS font family for measuring labels
+   * @param {boolean[]} [o.known] per token, false for a word not in the lexicon: its labels are set apart
+   * @param {boolean} [o.axes] write "query ↓ key →" above the grid (default true)
+   * @param {{size: number, left: number, top: number, slant: number}} [o.frame] the caller's own layout: the
+   *   labels' font size, the room left of the grid, the grid's top, and the length the column labels (always
+   *   slanted) are cut to; without it the heatmap lays itself out
    * @param {boolean} [o.outlineFuture] outline the strict upper triangle (j > i)
    * @param {boolean} [o.rowSums] write each row's sum on its right
    * @param {boolean} [o.values] write each weight in its cell (only when cells are at least 26 px)
+   * @param {number|null} [o.sparse] draw only the cells of weight at least this, anew on every update
+   * @param {(w: number) => number} [o.strength] a cell's fill-opacity for weight w (cellOpacity by default)
+   * @param {boolean} [o.focusRows] ready to dim every row but one (`focusRow`)
    * @param {string} [o.label] the accessible name of the drawing (role=img)
    * @param {string} [o.className] extra classes on the <svg>
    */
-  constructor({
-    tokens,
-    n,
-    cell,
-    colour,
-    title = "",
-    font = "sans-serif",
-    outlineFuture = false,
-    rowSums = false,
-    values = false,
-    label = "",
-    className = "",
-  }) {
+  constructor(o) {
+    const { tokens, n, cell, colour, strength = cellOpacity, sparse = null } = o; // the cells
+    const { title = "", marker = null, label = "", className = "", font = "sans-serif", known = null } = o; // names
+    const { axes = true, frame = null, outlineFuture = false, rowSums = false, values = false, focusRows = false } = o;
     this.n = n ?? tokens.length;
     this.cell = cell;
-    this.values = values && cell >= 26;
+    this.values = values && cell >= 26 && sparse === null;
     this.rowSums = rowSums;
+    this.sparse = sparse;
+    this.strength = strength;
+    this.font = font;
     const N = this.n;
-    const size = Math.max(7, Math.min(12, cell * 0.8));
+    const size = frame?.size ?? Math.max(7, Math.min(12, cell * 0.8));
     const fontOf = (px) => `${px}px ${font}`;
     const names = tokens ?? Array.from({ length: N }, (_, i) => String(i));
-    const every = tokens ? (cell < size ? Math.ceil(size / cell) : 1) : Math.max(1, Math.ceil(24 / cell));
-    const labelW = tokens ? labelRoom(tokens, size, font) : measure(String(N - 1), fontOf(size)) + 8;
-    // Column labels stand upright when every one fits its column, else they are slanted.
-    const upright = names.every((t) => measure(t, fontOf(size)) <= cell - 2) || !tokens;
-    const colLabelH = upright ? size + 6 : Math.min(labelW, labelRoom(names, size, font)) * 0.72 + 6;
+    const left = frame?.left ?? (tokens ? labelRoom(tokens, size, font) : measure(String(N - 1), fontOf(size)) + 8);
+    // Column labels stand upright when every one fits its column, else (and always in a frame) slanted.
+    const upright = !frame && (!tokens || names.every((t) => measure(t, fontOf(size)) <= cell - 2));
     const titleH = title ? 18 : 0;
-    const axisH = 14;
-    const top = titleH + axisH + colLabelH;
-    const left = labelW;
+    const axisH = axes ? 14 : 0;
+    // The room above the grid for the column labels: a line when upright, else the longest label at 50°.
+    const colLabelH = frame ? 0 : upright ? size + 6 : Math.min(left, labelRoom(names, size, font)) * 0.72 + 6;
+    const top = frame?.top ?? titleH + axisH + colLabelH;
+    const slant = frame?.slant ?? colLabelH / 0.72; // how long a slanted column label may be
     const sumW = rowSums ? Math.max(34, measure("1.00", fontOf(size)) + 12) : 0;
     const width = left + N * cell + sumW + 2;
     const height = top + N * cell + 4;
@@ -115,143 +104,155 @@ export class Heatmap {
     });
     this.root = root;
     const g = svg("g", { class: "heatmap__body" }, root);
-    if (title) svgText("text", title, { class: "heatmap__title", x: 0, y: 12 }, g);
-    if (left - 4 >= measure("query ↓", fontOf(10))) {
-      svgText("text", "key →", { class: "heatmap__axis", x: left, y: titleH + 10, "font-size": 10 }, g);
-      svgText(
-        "text",
-        "query ↓",
-        { class: "heatmap__axis", x: left - 4, y: titleH + 10, "text-anchor": "end", "font-size": 10 },
-        g,
-      );
-    } else {
-      // No room left of the grid: one caption across the top.
-      svgText("text", "query ↓ key →", { class: "heatmap__axis", x: 0, y: titleH + 10, "font-size": 10 }, g);
-    }
-    if (rowSums) {
-      svgText(
-        "text",
-        "row sum",
-        { class: "heatmap__axis", x: left + N * cell + sumW / 2, y: titleH + 10, "text-anchor": "middle", "font-size": 10 },
-        g,
-      );
-    }
+    if (marker) svg("path", { d: marker, fill: colour }, g);
+    if (title) svgText("text", title, { class: "heatmap__title", x: marker ? 14 : 0, y: 12 }, g);
+    if (axes) this.drawAxes(g, titleH, sumW);
     svg("rect", { class: "heatmap__bg", x: left, y: r1(top), width: N * cell, height: N * cell }, g);
-
-    const gapPx = cell > 6 ? 1 : 0;
-    const cells = svg("g", { class: "heatmap__cells", fill: colour }, g);
+    this.cellGroup = svg("g", { class: "heatmap__cells", fill: colour }, g);
     this.cells = [];
     this.texts = [];
-    for (let i = 0; i < N; i++) {
-      const row = [];
-      const textRow = [];
-      for (let j = 0; j < N; j++) {
-        const rect = svg(
-          "rect",
-          {
-            class: "heatmap__cell",
-            x: left + j * cell,
-            y: r1(top + i * cell),
-            width: Math.max(1, cell - gapPx),
-            height: Math.max(1, cell - gapPx),
-            "data-query": i,
-            "data-key": j,
-            "data-future": String(j > i),
-          },
-          cells,
-        );
-        row.push(rect);
-        if (this.values) {
-          textRow.push(
-            svgText(
-              "text",
-              "",
-              {
-                class: "heatmap__value",
-                x: r1(left + (j + 0.5) * cell - gapPx / 2),
-                y: r1(top + (i + 0.5) * cell - gapPx / 2),
-                "text-anchor": "middle",
-                "dominant-baseline": "central",
-                "font-size": r1(Math.min(11, cell * 0.34)),
-                "aria-hidden": "true",
-              },
-              g,
-            ),
-          );
-        }
-      }
-      this.cells.push(row);
-      this.texts.push(textRow);
-    }
+    if (sparse === null) this.drawCells(g);
+    if (outlineFuture && N > 1) this.drawFuture(g);
 
-    if (outlineFuture && N > 1) {
-      // The strict upper triangle: along the top edge, down the right edge, then a staircase back.
-      const x = (j) => r1(left + j * cell);
-      const y = (i) => r1(top + i * cell);
-      let d = `M${x(1)} ${y(0)}H${x(N)}V${y(N - 1)}`;
-      for (let i = N - 1; i >= 1; i--) d += `H${x(i)}V${y(i - 1)}`;
-      svg("path", { class: "heatmap__future", d: `${d}Z` }, g);
-    }
-
-    this.sumTexts = [];
+    // Every row and column is labelled, or every k-th when the cells are too small for every label.
+    const every = tokens ? (cell < size ? Math.ceil(size / cell) : 1) : Math.max(1, Math.ceil(24 / cell));
     for (let i = 0; i < N; i += every) {
+      const cls = known && !known[i] ? "heatmap__label heatmap__label--unknown" : "heatmap__label";
       const cy = r1(top + (i + 0.5) * cell);
-      const labelText = tokens ? fitLabel(names[i], labelW - 6, fontOf(size)) : names[i];
-      svgText(
-        "text",
-        labelText,
-        {
-          class: "heatmap__label",
-          x: left - 4,
-          y: cy,
-          "text-anchor": "end",
-          "dominant-baseline": "central",
-          "font-size": r1(size),
-        },
-        g,
-      );
+      const labelText = tokens ? fitLabel(names[i], left - 6, fontOf(size)) : names[i];
+      const rowLabel = { class: cls, x: left - 4, y: cy, "text-anchor": "end", "dominant-baseline": "central" };
+      svgText("text", labelText, { ...rowLabel, "font-size": r1(size) }, g);
       const cx = r1(left + (i + 0.5) * cell);
       const ly = r1(top - 4);
       svgText(
         "text",
-        tokens && !upright ? fitLabel(names[i], colLabelH / 0.72, fontOf(size)) : labelText,
+        tokens && !upright ? fitLabel(names[i], slant, fontOf(size)) : labelText,
         upright
-          ? { class: "heatmap__label", x: cx, y: ly, "text-anchor": "middle", "font-size": r1(size) }
-          : { class: "heatmap__label", x: cx, y: ly, transform: `rotate(-50 ${cx} ${ly})`, "font-size": r1(size) },
+          ? { class: cls, x: cx, y: ly, "text-anchor": "middle", "font-size": r1(size) }
+          : { class: cls, x: cx, y: ly, transform: `rotate(-50 ${cx} ${ly})`, "font-size": r1(size) },
         g,
       );
     }
-    if (rowSums) {
-      for (let i = 0; i < N; i++) {
-        this.sumTexts.push(
-          svgText(
-            "text",
-            "",
-            {
-              class: "heatmap__sum",
-              x: r1(left + N * cell + sumW / 2),
-              y: r1(top + (i + 0.5) * cell),
-              "text-anchor": "middle",
-              "dominant-baseline": "central",
-              "font-size": r1(Math.min(11, size)),
-            },
-            g,
-          ),
-        );
-      }
+    this.sumTexts = [];
+    if (rowSums) this.drawSumColumn(g, size, sumW);
+    if (focusRows) {
+      const dim = { class: "heatmap__dim", x: 0, y: r1(top), width: r1(width), height: 0, visibility: "hidden" };
+      this.dim = [svg("rect", dim, root), svg("rect", dim, root)]; // above and below the row in focus
     }
   }
 
-  /** Show `weights` (n × n): attributes and text only, so the cells' CSS transitions run. */
+  /** "query ↓" left of the grid and "key →" over it; or one caption across the top when the left is narrow. */
+  drawAxes(g, titleH, sumW) {
+    const { left, cell, n } = this.geometry;
+    const caption = (text, attrs) =>
+      svgText("text", text, { class: "heatmap__axis", y: titleH + 10, "font-size": 10, ...attrs }, g);
+    if (left - 4 >= measure("query ↓", `10px ${this.font}`)) {
+      caption("key →", { x: left });
+      caption("query ↓", { x: left - 4, "text-anchor": "end" });
+    } else {
+      caption("query ↓ key →", { x: 0 }); // no room left of the grid
+    }
+    if (this.rowSums) caption("row sum", { x: left + n * cell + sumW / 2, "text-anchor": "middle" });
+  }
+
+  /** One rect per cell (and its value text when `values`), built once: `update` only restyles them. */
+  drawCells(g) {
+    const { n: N } = this.geometry;
+    for (let i = 0; i < N; i++) {
+      const row = [];
+      const textRow = [];
+      for (let j = 0; j < N; j++) {
+        row.push(this.cellRect(i, j));
+        if (this.values) textRow.push(this.valueText(i, j, g));
+      }
+      this.cells.push(row);
+      this.texts.push(textRow);
+    }
+  }
+
+  /** The rect of cell (i, j), in the cells' group. */
+  cellRect(i, j) {
+    const { left, top, cell } = this.geometry;
+    const side = Math.max(1, cell - (cell > 6 ? 1 : 0));
+    return svg(
+      "rect",
+      {
+        class: "heatmap__cell",
+        x: left + j * cell,
+        y: r1(top + i * cell),
+        width: side,
+        height: side,
+        "data-query": i,
+        "data-key": j,
+        "data-future": String(j > i),
+      },
+      this.cellGroup,
+    );
+  }
+
+  valueText(i, j, g) {
+    const { left, top, cell } = this.geometry;
+    const gapPx = cell > 6 ? 1 : 0;
+    return svgText(
+      "text",
+      "",
+      {
+        class: "heatmap__value",
+        x: r1(left + (j + 0.5) * cell - gapPx / 2),
+        y: r1(top + (i + 0.5) * cell - gapPx / 2),
+        "text-anchor": "middle",
+        "dominant-baseline": "central",
+        "font-size": r1(Math.min(11, cell * 0.34)),
+        "aria-hidden": "true",
+      },
+      g,
+    );
+  }
+
+  /** The strict upper triangle: along the top edge, down the right edge, then a staircase back. */
+  drawFuture(g) {
+    const { left, top, cell, n: N } = this.geometry;
+    const x = (j) => r1(left + j * cell);
+    const y = (i) => r1(top + i * cell);
+    let d = `M${x(1)} ${y(0)}H${x(N)}V${y(N - 1)}`;
+    for (let i = N - 1; i >= 1; i--) d += `H${x(i)}V${y(i - 1)}`;
+    svg("path", { class: "heatmap__future", d: `${d}Z` }, g);
+  }
+
+  drawSumColumn(g, size, sumW) {
+    const { left, top, cell, n: N } = this.geometry;
+    for (let i = 0; i < N; i++) {
+      this.sumTexts.push(
+        svgText(
+          "text",
+          "",
+          {
+            class: "heatmap__sum",
+            x: r1(left + N * cell + sumW / 2),
+            y: r1(top + (i + 0.5) * cell),
+            "text-anchor": "middle",
+            "dominant-baseline": "central",
+            "font-size": r1(Math.min(11, size)),
+          },
+          g,
+        ),
+      );
+    }
+  }
+
+  /** Show `weights` (n × n): attributes and text only, so the cells' CSS transitions run (a sparse heatmap
+   * draws its cells above the floor anew). */
   update(weights) {
     const N = this.n;
+    if (this.sparse !== null) this.cellGroup.replaceChildren();
     for (let i = 0; i < N; i++) {
       let sum = 0;
       for (let j = 0; j < N; j++) {
         const w = weights[i][j];
         sum += w;
-        const rect = this.cells[i][j];
-        const o = cellOpacity(w);
+        if (this.sparse !== null && w < this.sparse) continue;
+        const rect = this.sparse === null ? this.cells[i][j] : this.cellRect(i, j);
+        const o = this.strength(w);
         rect.style.setProperty("fill-opacity", o.toFixed(3));
         rect.dataset.weight = String(w);
         if (this.values) {
@@ -263,5 +264,18 @@ export class Heatmap {
       }
       if (this.rowSums) this.sumTexts[i].textContent = sum.toFixed(2);
     }
+  }
+
+  /** Dim every row but row `i` (null: dim none); the heatmap must have been made with `focusRows`. */
+  focusRow(i) {
+    const { top, cell, n } = this.geometry;
+    const [above, below] = this.dim;
+    if (i === null) {
+      above.setAttribute("visibility", "hidden");
+      below.setAttribute("visibility", "hidden");
+      return;
+    }
+    setAttrs(above, { y: r1(top), height: r1(i * cell), visibility: "visible" });
+    setAttrs(below, { y: r1(top + (i + 1) * cell), height: r1((n - i - 1) * cell), visibility: "visible" });
   }
 }

@@ -49,30 +49,26 @@ function head(title, rows, cols, extra) {
   return top;
 }
 
+/** A header cell for a "col" or a "row" (`scope`) showing `text`, which is its tooltip too: it may be cut. */
+function headerCell(scope, text) {
+  const th = document.createElement("th");
+  th.scope = scope;
+  th.textContent = text;
+  th.title = text;
+  return th;
+}
+
 function table(label, colLabels) {
   const t = document.createElement("table");
   t.className = "mx__table";
   t.setAttribute("aria-label", label);
-  const thead = t.createTHead();
-  const tr = thead.insertRow();
-  tr.appendChild(document.createElement("td"));
-  colLabels.forEach((text) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = text;
-    th.title = text;
-    tr.appendChild(th);
-  });
+  const tr = t.createTHead().insertRow();
+  tr.append(document.createElement("td"), ...colLabels.map((text) => headerCell("col", text)));
   return t;
 }
 
 function rowHeader(tr, text) {
-  const th = document.createElement("th");
-  th.scope = "row";
-  th.textContent = text;
-  th.title = text;
-  tr.appendChild(th);
-  return th;
+  return tr.appendChild(headerCell("row", text));
 }
 
 const numbered = (k) => Array.from({ length: k }, (_, i) => String(i + 1));

@@ -1,4 +1,5 @@
-// A small inline SVG key for head k: a stroke in its dash pattern with its marker, in its colour (for chips).
+// Small inline SVG keys for head k, in its colour: a stroke in its dash pattern with its marker (for chips), or
+// a dot (for a title that names the head).
 
 import { dashFor, headColour, markerPath } from "./colours.js";
 import { svg } from "./svg.js";
@@ -22,3 +23,11 @@ export function headSwatch(k) {
   svg("path", { d: markerPath(k, 13, 6, 4), fill: colour }, root);
   return root;
 }
+
+/** An aria-hidden <svg> dot in head `k`'s colour (0-based): the head lab's key beside "Head k". */
+export function headDot(k) {
+  const root = svg("svg", { class: "swatch", width: 12, height: 12, viewBox: "0 0 12 12", "aria-hidden": "true" });
+  svg("circle", { cx: 6, cy: 6, r: 5, fill: headColour(k) }, root);
+  return root;
+}
+

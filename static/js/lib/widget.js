@@ -30,7 +30,8 @@ export class Widget {
     this.state = readState(schema);
     this.el = {};
     for (const part of parts) this.el[camel(part)] = this.part(part);
-    this.errors = new ErrorBox(this.part("error"));
+    // A figure that asks the server nothing has no error box in its markup: a detached one stands in for it.
+    this.errors = new ErrorBox(this.part("error") ?? document.createElement("div"));
     this.staleEl = staleOn ? this.part(staleOn) : figure;
     this.data = null; // the answer currently drawn
   }

@@ -1,0 +1,135 @@
+// Figure 1's capacity curve, from the page data: the final training loss of the layer trained at each head
+// count (both axes logarithmic), the dial's current count marked, and the head spread measured at that count.
+
+import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
+import { clear, r1, setAttrs, svg, svgText } from "../../lib/svg.js";
+import { plural } from "./words.js";
+
+export class CapacityCurve {
+  /** `capacity`: the page data's record ({d_model, heads: [{heads, head_width, final_loss, …}], …}). */
+  constructor({ box, text, spread }, capacity) {
+    this.box = box;
+    this.text = text;
+    this.spread = spread;
+    this.capacity = capacity;
+    this.points = capacity?.heads ?? [];
+    this.mark = null; // the current head count's ring and label, once drawn
+  }
+
+  /** Draw the curve to the box's width (or hide its panel when the page data has none). */
+  draw() {
+    const { box, points } = this;
+    if (!points.length) {
+      box.closest(".panel").hidden = true;
+      return;
+    }
+    clear(box);
+    const width = Math.max(260, Math.min(520, box.clientWidth || 420));
+    const height = 190;
+    const m = { left: 48, right: 14, top: 26, bottom: 50 };
+    const losses = points.map((p) => p.final_loss).filter((x) => x > 0);
+    const xMax = Math.max(...points.map((p) => Math.log2(p.heads))) || 1;
+    const pad = 12; // keeps the first tick clear of the row titles
+    const X = (h) => m.left + pad + (Math.log2(h) / xMax) * (width - m.left - m.right - pad);
+    // Losses span orders of magnitude, so the y-axis is logarithmic too.
+    const lo = Math.log10(Math.min(...losses) / 1.5);
+    const hi = Math.log10(Math.max(...losses) * 1.3);
+    const Y = logScale(lo, hi, m.top, height - m.bottom);
+
+    const label =
+      "Final training loss by head count: " +
+      points.map((p) => `${plural(p.heads, "head")} ${formatLoss(p.final_loss)}`).join(", ");
+    const { root, axes } = chart("capacity", width, height, label);
+    drawLogAxis(axes, { lo, hi, y: Y, left: m.left, right: width - m.right, title: "final training loss (log scale)" });
+    const base = height - m.bottom;
+    const tick = (text, attrs) => svgText("text", text, attrs, axes);
+    for (const p of points) {
+      const px = r1(X(p.heads));
+      svg("line", { class: "chart__tickmark", x1: px, x2: px, y1: base, y2: base + 4 }, axes);
+      const at = { x: px, "text-anchor": "middle" };
+      tick(String(p.heads), { class: "chart__tick chart__tick--x", ...at, y: base + 15, "data-heads": p.heads });
+      tick(String(p.head_width), { class: "chart__tick chart__tick--width", ...at, y: base + 29 });
+    }
+    tick("heads", { class: "chart__tick", x: m.left - 6, y: base + 15, "text-anchor": "end" });
+    tick("width", { class: "chart__tick chart__tick--width", x: m.left - 6, y: base + 29, "text-anchor": "end" });
+    tick("heads on a log scale; width = 24 / heads", {
+      class: "chart__tick chart__axis-title",
+      x: m.left,
+      y: height - 4,
+    });
+
+    const line = points.map((p, idx) => `${idx ? "L" : "M"}${r1(X(p.heads))} ${r1(Y(p.final_loss))}`).join("");
+    svg("path", { class: "chart__line", d: line, fill: "none" }, root);
+    this.dots = new Map();
+    for (const p of points) {
+      const dot = svg("circle", { class: "chart__dot", cx: r1(X(p.heads)), cy: r1(Y(p.final_loss)), r: 3.5 }, root);
+      this.dots.set(p.heads, dot);
+    }
+    const mark = svg("g", { class: "chart__current" }, root);
+    this.mark = {
+      ring: svg("circle", { class: "chart__ring", r: 7 }, mark),
+      label: svgText("text", "", { class: "chart__label", "text-anchor": "middle" }, mark),
+      X,
+      Y,
+      width,
+    };
+    box.appendChild(root);
+    this.text.textContent =
+      `Each point is the same ${this.capacity.d_model ?? 24}-wide layer, trained with the dial at that setting; ` +
+      `lower loss means it delivers the three relations better. ${this.finding()}`;
+  }
+
+  /** Where the loss is lowest, against one head, and whether the narrowest heads lose it again. */
+  finding() {
+    const { points } = this;
+    const best = points.reduce((a, b) => (b.final_loss < a.final_loss ? b : a));
+    const one = points.find((p) => p.heads === 1);
+    const last = points[points.length - 1];
+    if (!one || best.heads === 1) return "";
+    let finding =
+      `One head ends at ${formatLoss(one.final_loss)}; the lowest loss, ${formatLoss(best.final_loss)}, comes at ` +
+      `${plural(best.heads, "head")} of width ${best.head_width}.`;
+    if (last.heads !== best.heads && last.final_loss > 2 * best.final_loss) {
+      finding +=
+        ` At ${plural(last.heads, "head")} of width ${last.head_width} it is back up to ` +
+        `${formatLoss(last.final_loss)}: heads that narrow cannot carry a question each.`;
+    }
+    return finding;
+  }
+
+  /** Mark head count `h` on the curve and write the head spread measured there. */
+  highlight(h) {
+    const p = this.points.find((q) => q.heads === h);
+    if (this.mark && p) {
+      const { ring, label, X, Y, width } = this.mark;
+      const cx = X(h);
+      const cy = Y(p.final_loss);
+      setAttrs(ring, { cx: r1(cx), cy: r1(cy) });
+      const anchor = cx > width - 60 ? "end" : cx < 90 ? "start" : "middle";
+      setAttrs(label, {
+        x: r1(anchor === "end" ? cx + 6 : anchor === "start" ? cx - 6 : cx),
+        y: r1(cy - 12),
+        "text-anchor": anchor,
+      });
+      label.textContent = `${plural(h, "head")}: ${formatLoss(p.final_loss)}`;
+      for (const [heads, dot] of this.dots) dot.classList.toggle("is-current", heads === h);
+      for (const tick of this.box.querySelectorAll(".chart__tick--x")) {
+        tick.classList.toggle("is-current", Number(tick.dataset.heads) === h);
+      }
+    }
+    this.spread.textContent = p ? this.spreadText(p, h) : "";
+  }
+
+  /** The head spread at head count `h` (point `p`), trained and untrained, in words. */
+  spreadText(p, h) {
+    if (h === 1) return "Head spread (how differently the heads look): with one head there is nothing to compare.";
+    const trained = p.heldout?.head_spread;
+    const untrained = p.untrained_head_spread;
+    if (typeof trained !== "number" || typeof untrained !== "number") return "";
+    return (
+      `Head spread at ${plural(h, "head")} (0: every head looks at the same words, 1: no two heads overlap), ` +
+      `over ${this.capacity.heldout_sentences ?? "the"} held-out sentences: trained ${trained.toFixed(2)}, ` +
+      `untrained ${untrained.toFixed(2)}. Untrained heads ask nearly the same question.`
+    );
+  }
+}

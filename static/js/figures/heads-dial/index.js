@@ -1,0 +1,213 @@
+// Figure 1, the heads dial: attention arcs of h heads over a sentence, the relation scores, the capacity curve.
+//
+// Data flows one way: state (from the URL) -> one fetch of /api/attention -> one full redraw. A head chip, a
+// hover or a focus only rewrites attributes (opacity, aria-pressed); the maths all happens on the server.
+// The drawing is arcs (arcs-view.js) or, for long sentences and narrow screens, a heatmap per head
+// (heatmaps-view.js); beside it the relation list (relations-list.js) and the capacity curve (capacity-curve.js).
+
+import { emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
+import { onSchemeChange } from "../../lib/colours.js";
+import { HeadChips } from "../../lib/head-chips.js";
+import { fontFamily } from "../../lib/measure.js";
+import { clear } from "../../lib/svg.js";
+import { TokenFocus } from "../../lib/token-focus.js";
+import { format, parse } from "../../lib/url-state.js";
+import { Widget } from "../../lib/widget.js";
+import { drawArcsView } from "./arcs-view.js";
+import { CapacityCurve } from "./capacity-curve.js";
+import { drawHeatmapsView } from "./heatmaps-view.js";
+import { drawRelations } from "./relations-list.js";
+import { pct, plural } from "./words.js";
+
+const NAME = "heads-dial";
+const DEFAULT_HEADS = 3;
+const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a heatmap per head
+const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
+const PREFETCHED_SENTENCES = 50; // sentences whose every head count has been asked for, remembered
+// The figure's elements marked data-part: its controls, drawing, relation list and capacity panel.
+const PARTS = "sentence heads readout trained chips drawing note relations capacity capacity-text spread".split(" ");
+
+export class HeadsDial extends Widget {
+  constructor(figure, pageData) {
+    const validHeads = pageData.validHeads ?? [1, 2, 3, 4, 6, 8, 12, 24];
+    super(figure, pageData, {
+      name: NAME,
+      schema: {
+        sentence: { fallback: pageData.defaultSentence, parse: parse.text(pageData.maxChars ?? 500) },
+        heads: { fallback: DEFAULT_HEADS, parse: parse.oneOf(validHeads) },
+        head: { fallback: null, parse: parse.integer(1, Math.max(...validHeads)) },
+        trained: { fallback: true, parse: parse.boolean, format: format.boolean },
+      },
+      parts: PARTS,
+      staleOn: "drawing",
+    });
+    this.validHeads = validHeads;
+    this.capacity = pageData.capacity ?? null;
+    this.curve = new CapacityCurve(
+      { box: this.el.capacity, text: this.el.capacityText, spread: this.el.spread },
+      this.capacity,
+    );
+    if (this.state.head !== null && this.state.head > this.state.heads) this.state.head = null;
+    this.focus = new TokenFocus(() => this.applyEmphasis()); // the hovered or focused word
+    this.chips = new HeadChips(this.el.chips, (k) => this.update({ head: this.state.head === k + 1 ? null : k + 1 }));
+    this.arcs = []; // drawn arc paths with their head, query and base opacity, for attribute-only updates
+    this.heatmaps = []; // the drawn heatmaps (lib/heatmap.js), each with its head k
+    this.prefetched = new Set();
+    this.width = 0;
+  }
+
+  /** Wire up the controls, draw the capacity curve and ask for the first answer. */
+  start() {
+    const { sentence, heads, trained } = this.el;
+    heads.value = String(this.validHeads.indexOf(this.state.heads));
+    trained.checked = this.state.trained;
+    this.showDial();
+
+    this.watchSentence(sentence, (text) => this.update({ sentence: text }));
+    heads.addEventListener("input", () => this.update({ heads: this.validHeads[Number(heads.value)], head: null }));
+    trained.addEventListener("change", () => this.update({ trained: trained.checked }));
+
+    this.drawCapacity();
+    this.width = this.el.drawing.clientWidth;
+    new ResizeObserver(() => {
+      const width = this.el.drawing.clientWidth;
+      if (Math.abs(width - this.width) < 2) return;
+      this.width = width;
+      cancelAnimationFrame(this.resizeFrame);
+      this.resizeFrame = requestAnimationFrame(() => {
+        if (this.data) this.redraw();
+        this.drawCapacity();
+      });
+    }).observe(this.el.drawing);
+    onSchemeChange(() => {
+      if (this.data) this.redraw();
+      this.drawCapacity();
+    });
+    this.fetch();
+  }
+
+  // ---- state -------------------------------------------------------------------------------------------
+
+  /** Apply a change of state, mirror it in the URL, then either fetch (data changed) or restyle (view changed). */
+  update(patch) {
+    const before = this.setState(patch);
+    this.showDial();
+    const dataChanged = ["sentence", "heads", "trained"].some((key) => before[key] !== this.state[key]);
+    if (dataChanged) this.fetch();
+    else this.applyEmphasis();
+  }
+
+  /** The slider's readout, valuetext and the chips' pressed and faded states: cheap, so done on every change. */
+  showDial() {
+    const h = this.state.heads;
+    const d = this.data?.d_model ?? this.capacity?.d_model ?? 24;
+    this.el.heads.setAttribute("aria-valuetext", plural(h, "head"));
+    this.el.readout.textContent = `${plural(h, "head")} × ${d / h} wide`;
+    this.chips.isolate(this.state.head === null ? null : this.state.head - 1);
+    this.curve.highlight(h);
+  }
+
+  url(heads = this.state.heads) {
+    const { sentence, trained } = this.state;
+    const params = new URLSearchParams({ sentence, heads: String(heads), mask: "none", trained: String(trained) });
+    return `/api/attention?${params}`;
+  }
+
+  // ---- data --------------------------------------------------------------------------------------------
+
+  /** Ask for the answer to the current state (at once when the dial has seen it) and draw it. */
+  fetch() {
+    this.load(this.url(), (data) => this.show(data));
+  }
+
+  show(data) {
+    if (this.state.head !== null && this.state.head > data.heads) this.setState({ head: null });
+    this.redraw();
+    this.prefetch();
+  }
+
+  /** After an answer, fetch every other head count for this sentence so the dial never waits on the network. */
+  prefetch() {
+    const key = `${this.state.trained}|${this.state.sentence}`;
+    if (this.prefetched.has(key)) return;
+    this.prefetched.add(key);
+    if (this.prefetched.size > PREFETCHED_SENTENCES) this.prefetched.delete(this.prefetched.values().next().value);
+    for (const h of this.validHeads) {
+      if (h !== this.state.heads) this.api.get(this.url(h)).catch(() => {});
+    }
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------------------
+
+  /** Rebuild the figure's drawing from `this.data`: chips, arcs or heatmaps, relation scores. */
+  redraw() {
+    performance.mark(`${NAME}:redraw:start`);
+    const data = this.data;
+    this.focus.reset();
+    this.chips.draw(data.heads);
+    const width = this.width || 640; // kept current by the ResizeObserver: reading layout here would force it
+    const n = data.tokens.length;
+    const heatmap = n > ARC_TOKEN_LIMIT || width / n < MIN_ARC_SLOT;
+    this.arcs = [];
+    this.heatmaps = [];
+    clear(this.el.drawing);
+    this.font ??= fontFamily(this.el.drawing); // read once: it forces a style calculation
+    const view = { width, font: this.font, bindToken: (el, i) => this.focus.bind(el, i) };
+    let threshold = MIN_WEIGHT;
+    if (heatmap) this.heatmaps = drawHeatmapsView(this.el.drawing, data, view);
+    else ({ arcs: this.arcs, threshold } = drawArcsView(this.el.drawing, data, view));
+    this.el.drawing.dataset.mode = heatmap ? "heatmap" : "arcs";
+    this.el.note.textContent = heatmap
+      ? `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
+        "each head is a grid: a row per word asking, a column per word looked at; darker means more weight."
+      : threshold > MIN_WEIGHT
+        ? `So many heads would draw a haze of faint arcs: only weights of ${pct(threshold)} or more are drawn.`
+        : "";
+    this.el.note.hidden = !this.el.note.textContent;
+    drawRelations(this.el.relations, data);
+    this.showDial();
+    this.applyEmphasis();
+    performance.measure(`${NAME}:redraw`, `${NAME}:redraw:start`);
+    performance.clearMarks(`${NAME}:redraw:start`);
+  }
+
+  /** The capacity curve, redrawn to the panel's width, with the current head count marked. */
+  drawCapacity() {
+    this.curve.draw();
+    this.curve.highlight(this.state.heads);
+  }
+
+  // ---- emphasis (attributes only) ----------------------------------------------------------------------
+
+  /** Fade the heads that are not isolated and hide the arcs (or dim the rows) of words that are not in focus. */
+  applyEmphasis() {
+    const iso = this.state.head === null ? null : this.state.head - 1;
+    const focus = this.focus.index;
+    emphasiseArcs(this.arcs, iso, focus);
+    for (const map of this.heatmaps) {
+      map.root.setAttribute("opacity", iso !== null && map.k !== iso ? "0.25" : "1");
+      map.focusRow(focus);
+    }
+    this.focus.mark();
+  }
+}
+
+/** Entry point used by main.js. */
+export function start(figure, pageData) {
+  const widget = new HeadsDial(figure, pageData);
+  widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const d = widget.data;
+    if (!d) return null;
+    const matrices = d.weights.map((w, k) => ({
+      name: `Head ${k + 1} of ${d.heads}`,
+      rows: d.tokens,
+      columns: d.tokens,
+      values: w,
+    }));
+    const note = "Attention weights: row = the word attending (query), column = the word attended to (key).";
+    return { note, sentence: d.tokens.join(" "), heads: d.heads, trained: d.trained, relations: d.relations, matrices };
+  };
+  return widget;
+}

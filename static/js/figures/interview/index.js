@@ -1,0 +1,277 @@
+// Figure 6, the interview question: three tiny language models (−∞, ×0, no mask) with their loss curves
+// (curves.js), live generations checked by the grammar and each model's attention fingerprint (cards.js); then
+// the structural diagnosis (diagnosis.js), where a reader uploads attention weights (or an example) and gets
+// every head's causal verdict.
+//
+// Data flows one way: GET /api/lm once (curves), GET /api/lm/attention per model for the fingerprints, and a
+// POST per button press (/api/lm/generate, /api/diagnose), all through the widget's Api. Every number comes
+// from the server; text goes in by textContent.
+
+import { onSchemeChange } from "../../lib/colours.js";
+import { ErrorBox } from "../../lib/error-box.js";
+import { fontFamily } from "../../lib/measure.js";
+import { clear } from "../../lib/svg.js";
+import { parse } from "../../lib/url-state.js";
+import { Widget } from "../../lib/widget.js";
+import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.js";
+import { drawCurves } from "./curves.js";
+import { drawDiagnosis } from "./diagnosis.js";
+import { ORDER, SHORT } from "./names.js";
+
+const NAME = "interview";
+const DIAGNOSE = `${NAME}:diagnose`; // the channel of the diagnosis: a newer file supersedes an older one
+const DEFAULT_SENTENCE = "the old fox chased the hungry duck";
+const SENTENCE_DELAY_MS = 300;
+const SAMPLE_COUNT = 5;
+const STRATEGIES = ["greedy", "sample"];
+// The figure's elements marked data-part (the strategy radios and the example buttons are found as lists).
+const PARTS = "busy curves curves-text sentence models diagnose drop file result result-heads".split(" ");
+
+/** A seed for one press of a sampling button: every press asks a new question, so draws new sentences. */
+const freshSeed = () => Math.floor(Math.random() * 2 ** 32);
+
+export class Interview extends Widget {
+  constructor(figure, pageData) {
+    super(figure, pageData, {
+      name: NAME,
+      schema: {
+        sentence: { param: "lm_sentence", fallback: DEFAULT_SENTENCE, parse: parse.text(pageData.lmMaxChars ?? 200) },
+        strategy: { param: "lm_decoding", fallback: "greedy", parse: (t) => (STRATEGIES.includes(t) ? t : undefined) },
+      },
+      parts: PARTS,
+    });
+    this.el.strategies = [...figure.querySelectorAll('[data-part="strategy"]')];
+    this.el.examples = [...figure.querySelectorAll('[data-part="example"]')];
+    this.diagnoseErrors = new ErrorBox(this.part("diagnose-error"));
+    this.lm = null; // the /api/lm answer
+    this.cards = new Map(); // mask -> its card's elements (cards.js)
+    this.fingerprints = new Map(); // mask -> the attention answer drawn
+    this.diagnosis = null; // the last /api/diagnose answer drawn, and the file it answers
+    this.working = new Map(); // channel -> what the busy line says, for every load in flight
+    this.width = 0;
+  }
+
+  start() {
+    for (const radio of this.el.strategies) {
+      radio.checked = radio.value === this.state.strategy;
+      radio.addEventListener("change", () => {
+        if (radio.checked) this.setState({ strategy: radio.value });
+      });
+    }
+    this.watchSentence(this.el.sentence, (text) => this.update({ sentence: text }), { delay: SENTENCE_DELAY_MS });
+    this.wireDiagnosis();
+
+    this.width = this.figure.clientWidth;
+    new ResizeObserver(() => {
+      const width = this.figure.clientWidth;
+      if (Math.abs(width - this.width) < 2) return;
+      this.width = width;
+      cancelAnimationFrame(this.frame);
+      this.frame = requestAnimationFrame(() => this.redrawAll());
+    }).observe(this.figure);
+    onSchemeChange(() => this.redrawAll());
+    this.loadModels();
+  }
+
+  redrawAll() {
+    if (!this.lm) return;
+    drawCurves(this.el.curves, this.el.curvesText, this.lm, this.models());
+    for (const [mask, data] of this.fingerprints) this.drawFingerprint(mask, data);
+    if (this.diagnosis) this.drawDiagnosis();
+  }
+
+  update(patch) {
+    const before = this.setState(patch);
+    if (before.sentence !== this.state.sentence) this.loadFingerprints();
+  }
+
+  /** The fingerprints are what a new sentence makes stale: dim them all (or none). */
+  setStale(stale) {
+    for (const card of this.cards.values()) card.fingerprint.classList.toggle("is-stale", stale);
+  }
+
+  /**
+   * Load `request` on the figure's channel `channel`, the figure busy meanwhile and its busy line saying
+   * `text` (figure 6's addition to Widget.setBusy: its first answers take a while, and it says which).
+   */
+  loadPart(request, channel, text, show) {
+    this.api.load(request, {
+      channel: `${NAME}:${channel}`,
+      busy: (busy) => {
+        if (busy) {
+          this.working.set(channel, text);
+          this.el.busy.textContent = text;
+        } else this.working.delete(channel);
+        this.setBusy(this.working.size > 0);
+      },
+      show,
+      fail: (message) => this.fail(message),
+    });
+  }
+
+  // ---- the three models --------------------------------------------------------------------------------
+
+  loadModels() {
+    this.loadPart("/api/lm", "lm", "loading the three models…", (lm) => {
+      this.lm = lm;
+      this.errors.clear();
+      this.cards = buildCards(this.el.models, lm, this.models(), (mask) => this.generate(mask));
+      drawCurves(this.el.curves, this.el.curvesText, lm, this.models());
+      this.loadFingerprints();
+    });
+  }
+
+  /** The models of the /api/lm answer, in ORDER. */
+  models() {
+    const byMask = new Map((this.lm?.models ?? []).map((m) => [m.mask, m]));
+    return ORDER.filter((mask) => byMask.has(mask)).map((mask) => byMask.get(mask));
+  }
+
+  /** Have the model trained with `mask` write SAMPLE_COUNT sentences with the chosen decoding. */
+  generate(mask) {
+    const card = this.cards.get(mask);
+    if (!card || card.busy) return;
+    const strategy = this.state.strategy;
+    const body = {
+      model: mask,
+      prompt: this.lm?.prompt ?? "the",
+      strategy,
+      count: SAMPLE_COUNT,
+      seed: strategy === "sample" ? freshSeed() : null, // greedy decoding is the same every time
+      temperature: 1.0,
+    };
+    this.api.load(
+      { url: "/api/lm/generate", body },
+      {
+        channel: `${NAME}:generate:${mask}`,
+        busy: (busy) => setCardBusy(card, busy),
+        show: (answer) => drawSamples(card, { strategy, ...answer }, this.lm?.prompt ?? ""),
+        fail: (message) => this.errors.show(message),
+      },
+    );
+  }
+
+  // ---- fingerprints ------------------------------------------------------------------------------------
+
+  attentionUrl(mask, sentence = this.state.sentence) {
+    return `/api/lm/attention?${new URLSearchParams({ model: mask, sentence })}`;
+  }
+
+  loadFingerprints() {
+    for (const { mask } of this.models()) {
+      this.loadPart(this.attentionUrl(mask), mask, "reading the sentence…", (data) => {
+        this.accept(data);
+        this.fingerprints.set(mask, data);
+        this.drawFingerprint(mask, data);
+      });
+    }
+  }
+
+  drawFingerprint(mask, data) {
+    const card = this.cards.get(mask);
+    if (card) drawFingerprint(card, mask, data, fontFamily(this.figure));
+  }
+
+  // ---- the structural diagnosis ------------------------------------------------------------------------
+
+  wireDiagnosis() {
+    const { file, drop, examples } = this.el;
+    file.addEventListener("change", () => {
+      const chosen = file.files?.[0];
+      if (chosen) this.diagnose(chosen, chosen.name);
+    });
+    drop.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      drop.classList.add("is-over");
+    });
+    drop.addEventListener("dragleave", () => drop.classList.remove("is-over"));
+    drop.addEventListener("drop", (event) => {
+      event.preventDefault();
+      drop.classList.remove("is-over");
+      const dropped = event.dataTransfer?.files?.[0];
+      if (dropped) this.diagnose(dropped, dropped.name);
+    });
+    for (const button of examples) button.addEventListener("click", () => this.example(button.dataset.mode));
+  }
+
+  /** Load `request` on the diagnosis's channel, the diagnosis busy meanwhile; a refusal shows in its box. */
+  loadDiagnosis(request, show, fail = () => {}) {
+    this.api.load(request, {
+      channel: DIAGNOSE,
+      busy: (busy) => {
+        if (busy) this.el.diagnose.setAttribute("aria-busy", "true");
+        else this.el.diagnose.removeAttribute("aria-busy");
+      },
+      show,
+      fail: (message) => {
+        fail();
+        this.diagnoseErrors.show(message);
+      },
+    });
+  }
+
+  /** An example file built here: the attention of the model trained with `mask`, on the figure's sentence. */
+  example(mask) {
+    this.loadDiagnosis(this.attentionUrl(mask), (data) => {
+      const blob = new Blob([JSON.stringify(data.weights)], { type: "application/json" });
+      const name = `example-${mask === "neg_inf" ? "neg-inf" : mask}.json`;
+      const file = new File([blob], name, { type: "application/json" });
+      this.diagnose(file, `${name}: the ${SHORT[mask]} model's attention`);
+    });
+  }
+
+  /** Send `file` (named for the reader by `source`) to /api/diagnose and draw the answer. */
+  diagnose(file, source) {
+    const form = new FormData();
+    form.append("file", file, file.name);
+    this.loadDiagnosis(
+      { url: "/api/diagnose", form },
+      (answer) => {
+        this.diagnoseErrors.clear();
+        this.diagnosis = { answer, source };
+        this.drawDiagnosis();
+      },
+      () => {
+        this.diagnosis = null;
+        clear(this.el.result);
+        clear(this.el.resultHeads);
+      },
+    );
+  }
+
+  drawDiagnosis() {
+    const { answer, source } = this.diagnosis;
+    drawDiagnosis({ result: this.el.result, box: this.el.resultHeads }, answer, source, fontFamily(this.figure));
+  }
+}
+
+/** Entry point used by main.js. */
+export function start(figure, pageData) {
+  const widget = new Interview(figure, pageData);
+  widget.start();
+  // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
+  figure.exportData = () => {
+    const models = widget.models();
+    if (!models.length) return null;
+    const matrices = models.map((d) => ({
+      name: `${SHORT[d.mask]}: loss by training step`,
+      rows: d.curves.step.map(String),
+      columns: ["train", "validation"],
+      values: d.curves.step.map((_, i) => [d.curves.train[i], d.curves.validation[i]]),
+    }));
+    for (const [mask, answer] of widget.fingerprints) {
+      answer.weights.forEach((layer, l) =>
+        layer.forEach((w, k) =>
+          matrices.push({
+            name: `${SHORT[mask]}: layer ${l + 1}, head ${k + 1} attention`,
+            rows: answer.tokens,
+            columns: answer.tokens,
+            values: w,
+          }),
+        ),
+      );
+    }
+    return { sentence: widget.state.sentence, matrices };
+  };
+  return widget;
+}

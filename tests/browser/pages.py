@@ -1,0 +1,61 @@
+"""What the browser tests do to a page again and again: open a figure, read the state the URL holds,
+measure how far the page scrolls sideways, and see a figure show a refusal and recover from it."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlsplit
+
+from playwright.sync_api import Locator, Page, expect
+
+STALE = re.compile(r"\bis-stale\b")  # the class a part wears while it shows an answer that is out of date
+
+
+def open_figure(page: Page, name: str, query: str = "", path: str = "/") -> Locator:
+    """Open `path` (the article by default) with `query` and bring `figure#name` into view, which starts a
+    lazy figure; the figure's locator. The caller waits for whatever shows that figure is drawn."""
+    page.goto(f"{path}{query}")
+    figure = page.locator(f"figure#{name}")
+    figure.scroll_into_view_if_needed()
+    return figure
+
+
+def open_heads_dial(page: Page, path: str = "/") -> Locator:
+    """Open `path` (the article, or figure 1's own page) and wait until figure 1 has drawn its answer."""
+    page.goto(path)
+    figure = page.locator("figure#heads-dial")
+    expect(figure.locator('[data-part="drawing"] svg').first).to_be_visible()
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    return figure
+
+
+def get_json(page: Page, path: str) -> dict:
+    """The server's JSON answer to GET `path`, asked through the page's own request context."""
+    response = page.request.get(path)
+    assert response.ok, path
+    return response.json()
+
+
+def query_params(page: Page) -> dict[str, str]:
+    """The page's query string, the last value of each key."""
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def sideways_scroll(page: Page) -> int:
+    """How many pixels the page scrolls sideways: 0 when it fits its viewport's width."""
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+def refused_then_recovered(figure: Locator, stale: Locator, refused: str, detail: str, accepted: str) -> None:
+    """Type `refused` in the figure's Sentence box: the server's `detail` shows as an alert inside the figure,
+    `stale` is marked stale and the figure is no longer busy. Then type `accepted`: the alert goes and
+    `stale` is fresh again."""
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.fill(refused)
+    error = figure.get_by_role("alert")
+    expect(error).to_have_text(detail)
+    expect(stale).to_have_class(STALE)
+    expect(figure).not_to_have_attribute("aria-busy", "true")
+    sentence.fill(accepted)
+    expect(error).to_be_hidden()
+    expect(stale).not_to_have_class(STALE)
