@@ -1,73 +1,13 @@
-"""Shared by the benchmarks: start the explorable on a free loopback port and stop it afterwards."""
+"""Shared by the benchmarks: what a server process costs (memory, CPU), read from Linux's /proc.
+
+The benchmarks start their servers with tests/serving.py's `served` and `app_server`, as the tests do.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-
-import httpx
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-        s.bind((host, 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass(frozen=True)
-class Server:
-    base: str  # http://127.0.0.1:PORT
-    pid: int  # the ``python -m app`` process (with --workers N, the supervisor of N worker processes)
-
-
-@contextlib.contextmanager
-def server(
-    env: dict[str, str] | None = None, args: Sequence[str] = (), host: str = "127.0.0.1"
-) -> Iterator[Server]:
-    """A fresh ``python -m app`` on ``host`` with extra ``args`` (such as ``--workers 2``), stopped on exit.
-
-    ``env`` adds variables to the server's environment (such as ``ATTENTION_MAX_UPLOAD_BYTES``).
-    """
-    port = free_port(host)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "--host", host, "--port", str(port), *args],
-        cwd=ROOT,
-        env={**os.environ, **env} if env else None,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("the server did not start")
-            time.sleep(0.1)
-        yield Server(base, process.pid)
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-
-
-@contextlib.contextmanager
-def running_server(env: dict[str, str] | None = None, args: Sequence[str] = ()) -> Iterator[str]:
-    """Yield the base URL of a fresh ``python -m app`` on 127.0.0.1, stopped on exit."""
-    with server(env, args) as started:
-        yield started.base
 
 
 def process_tree(pid: int) -> list[int]:

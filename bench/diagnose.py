@@ -30,7 +30,6 @@ import os
 import statistics
 import sys
 import time
-import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,7 +42,9 @@ from app.core.attention import apply_mask, softmax  # noqa: E402
 from app.core.diagnostics import diagnose  # noqa: E402
 from app.core.matrix_files import read_matrix  # noqa: E402
 from app.main import create_app  # noqa: E402
-from bench.common import running_server  # noqa: E402
+from bench.common import rss_kib  # noqa: E402
+from tests.inprocess import traced_peak, upload_scope  # noqa: E402
+from tests.serving import served  # noqa: E402
 
 LIMIT = 4 * 1024 * 1024
 MB = 1024 * 1024
@@ -87,19 +88,6 @@ def median_seconds(work: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def traced_peak(work: Callable[[], object]) -> int:
-    """Peak bytes allocated (numpy included) while ``work`` runs, above what was allocated before."""
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        base, _ = tracemalloc.get_traced_memory()
-        work()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return peak - base
-
-
 def chunked(body: bytes) -> list[bytes]:
     return [body[i : i + 65536] for i in range(0, len(body), 65536)]
 
@@ -141,46 +129,9 @@ def asgi_post(app: object, body_chunks: list[bytes]) -> tuple[int, int]:
         else:
             answered += len(message.get("body", b""))
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/api/diagnose",
-        "raw_path": b"/api/diagnose",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [
-            (b"content-type", f"multipart/form-data; boundary={BOUNDARY}".encode()),
-            (b"content-length", str(length).encode()),
-        ],
-        "client": ("127.0.0.1", 5000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = upload_scope(BOUNDARY, length)
     asyncio.run(app(scope, receive, send))  # type: ignore[operator]
     return status, answered
-
-
-def server_pid(base: str) -> int | None:
-    """The pid of the ``python -m app --port P`` serving ``base`` (Linux /proc), or None."""
-    port = base.rsplit(":", 1)[1]
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                argv = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if b"app" in argv and b"--port" in argv and port.encode() in argv:
-                return int(entry.name)
-    return None
-
-
-def rss_kib(pid: int, field: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    raise KeyError(field)
 
 
 def main() -> None:
@@ -196,32 +147,31 @@ def main() -> None:
     app = create_app()
     app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=LIMIT)
     rows = []
-    with running_server(env={"ATTENTION_MAX_UPLOAD_BYTES": str(LIMIT)}) as base:
-        pid = server_pid(base)
-        with httpx.Client(base_url=base, timeout=60) as client:
-            client.post("/api/diagnose", files={"file": ("w.csv", b"1,0\n0,1\n")})  # warm up
-            idle_kib = rss_kib(pid, "VmRSS") if pid else 0
-            files = cases()
-            npy_data = files["[12,12,64,64] float32 .npy"][1]
-            for label, (name, data) in files.items():
-                size = len(data) / MB
-                body = chunked(multipart(name, data))  # split before tracing: the server's reads
-                baseline = median_seconds(
-                    lambda: np.load(io.BytesIO(npy_data), allow_pickle=False), args.repeat
-                )
-                baseline_mb = baseline / (len(npy_data) / MB)
-                core = median_seconds(lambda n=name, d=data: diagnose(read_matrix(n, d)), args.repeat)
+    with (
+        served(env={"ATTENTION_MAX_UPLOAD_BYTES": str(LIMIT)}) as server,
+        httpx.Client(base_url=server.url, timeout=60) as client,
+    ):
+        client.post("/api/diagnose", files={"file": ("w.csv", b"1,0\n0,1\n")})  # warm up
+        idle_kib = rss_kib(server.pid, "VmRSS")
+        files = cases()
+        npy_data = files["[12,12,64,64] float32 .npy"][1]
+        for label, (name, data) in files.items():
+            size = len(data) / MB
+            body = chunked(multipart(name, data))  # split before tracing: the server's reads
+            baseline = median_seconds(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False), args.repeat)
+            baseline_mb = baseline / (len(npy_data) / MB)
+            core = median_seconds(lambda n=name, d=data: diagnose(read_matrix(n, d)), args.repeat)
 
-                def post(n: str = name, d: bytes = data) -> None:
-                    response = client.post("/api/diagnose", files={"file": (n, d)})
-                    assert response.status_code == 200, response.text
+            def post(n: str = name, d: bytes = data) -> None:
+                response = client.post("/api/diagnose", files={"file": (n, d)})
+                assert response.status_code == 200, response.text
 
-                http = median_seconds(post, args.repeat)
-                load_peak = traced_peak(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False))
-                assert asgi_post(app, body)[0] == 200
-                app_peak = traced_peak(lambda b=body: asgi_post(app, b))
-                rows.append((label, size, baseline_mb, core / size, http / size, app_peak, load_peak))
-            peak_kib = rss_kib(pid, "VmHWM") if pid else 0
+            http = median_seconds(post, args.repeat)
+            load_peak = traced_peak(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False))
+            assert asgi_post(app, body)[0] == 200
+            app_peak = traced_peak(lambda b=body: asgi_post(app, b))
+            rows.append((label, size, baseline_mb, core / size, http / size, app_peak, load_peak))
+        peak_kib = rss_kib(server.pid, "VmHWM")
     bounded = []
     for label, (name, data) in bounded_cases().items():
         body = chunked(multipart(name, data))
@@ -243,7 +193,7 @@ def main() -> None:
         times = f"{base_mb * 1e3:14.2f} {core_mb * 1e3:11.2f} {core_mb / base_mb:6.1f} "
         times += f"{http_mb * 1e3:11.2f} {http_mb / base_mb:6.1f}"
         print(f"{label:28s} {size:5.2f} {times} {app_peak / MB:12.1f} {app_peak / load_peak:9.1f}")
-    if pid:
+    if peak_kib:  # Linux only
         npy_mib = rows[0][1]
         growth = (peak_kib - idle_kib) / 1024
         print()

@@ -33,7 +33,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.core.attention import apply_mask, softmax  # noqa: E402
-from bench.common import rss_kib, server  # noqa: E402
+from bench.common import rss_kib  # noqa: E402
+from tests.serving import served  # noqa: E402
 
 JSON = {"content-type": "application/json"}
 WORDS = "the river bank was steep and the old dog saw a small red car near the house".split()
@@ -205,11 +206,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    with server() as started, httpx.Client(base_url=started.base, timeout=120) as client:
+    with served() as started, httpx.Client(base_url=started.url, timeout=120) as client:
         for _ in range(20):
             client.get("/healthz")
         health_ms = statistics.median(timed(lambda: client.get("/healthz")) for _ in range(100)) * 1000
-        probe = HealthProbe(started.base)
+        probe = HealthProbe(started.url)
         idle = rss_kib(started.pid) / 1024
         print(f"/healthz round trip: {health_ms:.2f} ms (the baseline); idle RSS {idle:.0f} MiB")
         print()

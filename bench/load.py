@@ -37,7 +37,8 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import rss_kib, server  # noqa: E402
+from bench.common import rss_kib  # noqa: E402
+from tests.serving import served  # noqa: E402
 
 WORDS = (
     "the river bank was steep and a bat flew near the old mill by the lake at dusk while my sister "
@@ -91,8 +92,8 @@ def attention_requests(pool: int, seed: int = 0) -> Request:
 
 def translate_requests(pool: int) -> Request:
     """POST /api/translate over ``pool`` held-out sentences of the translator."""
-    from app.models.parallel_corpus import heldout_pairs
     from app.models.translator import get_translator
+    from training.parallel_corpus import heldout_pairs
 
     record = get_translator().record
     sentences = [p.source for p in heldout_pairs(record["heldout_pairs"], record["training_pairs"])][:pool]
@@ -228,9 +229,9 @@ def main() -> None:
     mixes = {"attention": attention_requests, "translate": translate_requests}
     chosen = list(mixes) if args.endpoint == "both" else [args.endpoint]
     env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else None
-    with server(env=env, args=["--workers", str(args.workers)], host=args.host) as started:
+    with served("--workers", str(args.workers), env=env, host=args.host, timeout=60) as started:
         phases = [
-            run_phase(f"/api/{name}", started.base, started.pid, mixes[name](args.pool), args)
+            run_phase(f"/api/{name}", started.url, started.pid, mixes[name](args.pool), args)
             for name in chosen
         ]
     sys.exit(0 if report(phases, args) else 1)

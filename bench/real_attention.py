@@ -43,7 +43,7 @@ from app.models.real_bert import (  # noqa: E402
     relation_targets,
     word_attention,
 )
-from bench.common import running_server  # noqa: E402
+from tests.serving import app_server  # noqa: E402
 
 # 32 words, each one WordPiece piece: 34 pieces with [CLS] and [SEP].
 SENTENCE = (
@@ -122,7 +122,7 @@ def main() -> None:
 
     if args.no_http:
         return
-    with running_server(env=ONE_CORE) as base, httpx.Client(base_url=base, timeout=60) as client:
+    with app_server(env=ONE_CORE) as base, httpx.Client(base_url=base, timeout=60) as client:
 
         def get(url: str, **params: str) -> None:
             response = client.get(url, params=params)

@@ -19,8 +19,8 @@ from urllib.parse import quote
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import running_server  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.serving import app_server  # noqa: E402
 
 VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
 
@@ -69,7 +69,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--heads", type=int, choices=VALID_HEADS, default=24, help="the head count judged")
     args = parser.parse_args()
-    with running_server() as base:
+    with app_server() as base:
         baseline, long = measure(base, args.rounds)
     print(f"{'heads':>5s} {'5 tokens median ms':>19s} {'16 tokens median ms':>20s} {'16 tokens max ms':>17s}")
     for h in VALID_HEADS:

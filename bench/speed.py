@@ -28,8 +28,8 @@ from playwright.sync_api import Page, Request, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import redraw, throughput, translate  # noqa: E402
-from bench.common import server  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.serving import served  # noqa: E402
 
 PAGE_BUDGET = 250 * 1000  # bytes
 FRAME_MS = 16.0
@@ -118,13 +118,13 @@ def main() -> None:
     args = parser.parse_args()
 
     translate_cases = translate.cases_of(args.requests)
-    with server() as started:
+    with served() as started:
         attention = throughput.measure(
-            started.base, started.pid, throughput.attention_cases(), args.seconds, args.clients
+            started.url, started.pid, throughput.attention_cases(), args.seconds, args.clients
         )
-        health_ms, translated = translate.measure(started.base, translate_cases, args.requests)
-        first, scrolled, reloaded = page_weight(started.base)
-        baseline, long = redraw.measure(started.base, args.rounds)
+        health_ms, translated = translate.measure(started.url, translate_cases, args.requests)
+        first, scrolled, reloaded = page_weight(started.url)
+        baseline, long = redraw.measure(started.url, args.rounds)
 
     print("1. /api/attention throughput, concurrent loopback clients")
     throughput.print_table(attention)

@@ -22,7 +22,8 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.common import cpu_seconds, server  # noqa: E402
+from bench.common import cpu_seconds  # noqa: E402
+from tests.serving import served  # noqa: E402
 
 WORDS = "the river bank was steep and a bat flew near the old mill by the lake at dusk".split()
 
@@ -97,8 +98,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", type=int, default=16)
     args = parser.parse_args()
-    with server() as started:
-        results = measure(started.base, started.pid, attention_cases(), args.seconds, args.clients)
+    with served() as started:
+        results = measure(started.url, started.pid, attention_cases(), args.seconds, args.clients)
     print_table(results)
 
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.models.parallel_corpus import heldout_pairs  # noqa: E402
 from app.models.translator import get_translator  # noqa: E402
-from bench.common import running_server  # noqa: E402
+from tests.serving import app_server  # noqa: E402
+from training.parallel_corpus import heldout_pairs  # noqa: E402
 
 LENGTHS = (3, 7, 14)
 LONGEST = 64  # words: past any training sentence
@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=40)
     args = parser.parse_args()
     cases = cases_of(args.requests)
-    with running_server() as base:
+    with app_server() as base:
         baseline, served = measure(base, cases, args.requests)
 
     translator = get_translator().translator

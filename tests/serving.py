@@ -1,7 +1,11 @@
-"""The real server for tests that need one: `python -m app` in a subprocess on a free loopback port."""
+"""The real server for tests and benchmarks that need one: `python -m app` in a subprocess on a free port.
+
+bench/ starts its servers through `served` too, so a test and a benchmark run the app the same way.
+"""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -9,19 +13,21 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parent.parent
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+class ServerDidNotStart(RuntimeError):
+    """The server exited, or did not answer /healthz in time; the message ends with the last of its log."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
         return int(s.getsockname()[1])
 
 
@@ -42,25 +48,34 @@ class Served:
     process: subprocess.Popen[bytes]
     log_path: Path
 
+    @property
+    def pid(self) -> int:
+        """The `python -m app` process (with --workers N, the supervisor of the N worker processes)."""
+        return self.process.pid
+
     def log(self) -> str:
         """Everything the server has logged so far: start-up, access lines, warnings."""
         return self.log_path.read_text(errors="replace")
 
 
 @contextmanager
-def served(*args: str, timeout: float = 30) -> Iterator[Served]:
-    """Serve the app from the repository root, with `args` added to its command line, until the block ends.
+def served(
+    *args: str, env: Mapping[str, str] | None = None, host: str = "127.0.0.1", timeout: float = 30
+) -> Iterator[Served]:
+    """Serve the app from the repository root on `host`, with `args` added to its command line (such as
+    `--workers 2`) and `env` to its environment, until the block ends.
 
     The log goes to a file rather than a pipe, so a server that logs a lot never blocks on a pipe nobody
-    reads, and a test can read it whenever it likes. Fails the test if the server exits or does not answer
-    /healthz within `timeout` seconds.
+    reads, and a test can read it whenever it likes. Raises ServerDidNotStart if the server exits or does
+    not answer /healthz within `timeout` seconds.
     """
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    port = free_port(host)
+    url = f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
     with tempfile.NamedTemporaryFile(prefix="app-server-", suffix=".log") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "app", "--port", str(port), *args],
+            [sys.executable, "-m", "app", "--host", host, "--port", str(port), *args],
             cwd=REPO,
+            env={**os.environ, **env} if env else None,
             stdout=log,  # uvicorn's access log
             stderr=log,  # and everything else it logs
         )
@@ -69,9 +84,13 @@ def served(*args: str, timeout: float = 30) -> Iterator[Served]:
             deadline = time.monotonic() + timeout
             while not healthy(url):
                 if process.poll() is not None:
-                    pytest.fail(f"the server exited with {process.returncode}:\n{server.log()[-2000:]}")
+                    raise ServerDidNotStart(
+                        f"the server exited with {process.returncode}:\n{server.log()[-2000:]}"
+                    )
                 if time.monotonic() > deadline:
-                    pytest.fail(f"the server did not answer /healthz within {timeout:.0f} s")
+                    raise ServerDidNotStart(
+                        f"the server did not answer /healthz within {timeout:.0f} s:\n{server.log()[-2000:]}"
+                    )
                 time.sleep(0.1)
             yield server
         finally:
@@ -89,7 +108,7 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def app_server(*args: str, timeout: float = 30) -> Iterator[str]:
-    """`served`, for tests that only need the base URL."""
-    with served(*args, timeout=timeout) as server:
+def app_server(*args: str, env: Mapping[str, str] | None = None, timeout: float = 30) -> Iterator[str]:
+    """`served` on 127.0.0.1, for tests and benchmarks that only need the base URL."""
+    with served(*args, env=env, timeout=timeout) as server:
         yield server.url
