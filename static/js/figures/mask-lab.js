@@ -7,6 +7,7 @@
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
 import { element } from "../lib/dom.js";
+import { headMatrices } from "../lib/figure-tools.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { format, parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
@@ -293,12 +294,7 @@ export function start(figure, pageData) {
   figure.exportData = () => {
     const d = widget.data;
     if (!d) return null;
-    const matrices = d.weights.map((w, k) => ({
-      name: `Head ${k + 1}, mask ${d.mask}`,
-      rows: d.tokens,
-      columns: d.tokens,
-      values: w,
-    }));
+    const matrices = headMatrices(d.weights, d.tokens, (k) => `Head ${k + 1}, mask ${d.mask}`);
     const note = "Attention weights: row = query word, column = key word; columns after the row's word are the future.";
     return { note, mask: d.mask, future_leak: d.future_leak, sentence: d.tokens.join(" "), matrices };
   };

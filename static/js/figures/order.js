@@ -5,6 +5,7 @@
 // Data flows one way: state (from the URL) -> one fetch of /api/order -> draw. The maths is the server's.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
+import { headMatrices } from "../lib/figure-tools.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { format, parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
@@ -137,8 +138,7 @@ export function start(figure, pageData) {
   figure.exportData = () => {
     const d = widget.data;
     if (!d) return null;
-    const heads = (weights, rows, order) =>
-      weights.map((w, k) => ({ name: `Head ${k + 1}, ${order}`, rows, columns: rows, values: w }));
+    const heads = (weights, rows, order) => headMatrices(weights, rows, (k) => `Head ${k + 1}, ${order}`);
     return {
       note: "Attention weights: row = query word, column = key word.",
       positional: d.positional,

@@ -142,6 +142,10 @@ function pngBlob({ root, width, height }) {
   });
 }
 
+/** One export matrix per head of `weights` ([head][i][j]) over `tokens`, each named by `name(k)` (k from 0). */
+export const headMatrices = (weights, tokens, name) =>
+  weights.map((values, k) => ({ name: name(k), rows: tokens, columns: tokens, values }));
+
 /** The figure's numbers (its widget's export hook), labelled with the figure and the view's link; or null. */
 export function figureData(figure, name) {
   const data = typeof figure.exportData === "function" ? figure.exportData() : null;

@@ -8,6 +8,7 @@
 import { emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
 import { HeadChips } from "../../lib/head-chips.js";
+import { headMatrices } from "../../lib/figure-tools.js";
 import { fontFamily } from "../../lib/measure.js";
 import { clear } from "../../lib/svg.js";
 import { TokenFocus } from "../../lib/token-focus.js";
@@ -200,12 +201,7 @@ export function start(figure, pageData) {
   figure.exportData = () => {
     const d = widget.data;
     if (!d) return null;
-    const matrices = d.weights.map((w, k) => ({
-      name: `Head ${k + 1} of ${d.heads}`,
-      rows: d.tokens,
-      columns: d.tokens,
-      values: w,
-    }));
+    const matrices = headMatrices(d.weights, d.tokens, (k) => `Head ${k + 1} of ${d.heads}`);
     const note = "Attention weights: row = the word attending (query), column = the word attended to (key).";
     return { note, sentence: d.tokens.join(" "), heads: d.heads, trained: d.trained, relations: d.relations, matrices };
   };
