@@ -56,7 +56,7 @@ export class MaskLab extends Widget {
       name: NAME,
       schema: {
         sentence: { param: "mask_sentence", fallback: pageData.defaultSentence, parse: parse.text(maxChars) },
-        mask: { param: "mask", fallback: "none", parse: (t) => (MODES.includes(t) ? t : undefined) },
+        mask: { param: "mask", fallback: "none", parse: parse.choice(MODES) },
         heads: { param: "mask_heads", fallback: 3, parse: parse.oneOf(validHeads) },
         trained: { param: "mask_trained", fallback: true, parse: parse.boolean, format: format.boolean },
       },

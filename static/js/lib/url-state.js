@@ -48,6 +48,8 @@ export const parse = {
     const n = Number(text);
     return allowed.includes(n) ? n : undefined;
   },
+  /** One of the strings `allowed`, exactly as written. */
+  choice: (allowed) => (text) => (allowed.includes(text) ? text : undefined),
   /** An integer in [min, max]. */
   integer: (min, max) => (text) => {
     if (!/^\d+$/.test(text.trim())) return undefined;

@@ -34,7 +34,7 @@ export class Generator extends Widget {
       name: NAME,
       schema: {
         sentence: { param: "gen_sentence", fallback: pageData.defaultSentence, parse: parse.text(maxChars) },
-        mode: { param: "gen_mode", fallback: "cross", parse: (t) => (MODES.includes(t) ? t : undefined) },
+        mode: { param: "gen_mode", fallback: "cross", parse: parse.choice(MODES) },
         step: { param: "gen_step", fallback: 0, parse: parse.integer(0, MAX_STEP) },
         layer: { param: "gen_layer", fallback: null, parse: parse.integer(1, 64) }, // null: the last layer
         head: { param: "gen_head", fallback: null, parse: parse.integer(1, 64) }, // null: average of the heads

@@ -2,10 +2,11 @@
 // sentences (each checked by the grammar), and its attention on the reader's sentence, one heatmap per head
 // with the future (above the diagonal) outlined.
 
+import { element } from "../../lib/dom.js";
 import { fitCells, Heatmap } from "../../lib/heatmap.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { clear } from "../../lib/svg.js";
-import { element, modelColour, pct, SHORT } from "./names.js";
+import { modelColour, pct, SHORT } from "./names.js";
 
 /**
  * Fill `list` with a card per model of `models` (the /api/lm answer `lm`'s); a press of a card's button calls

@@ -1,10 +1,11 @@
 // Figure 6's loss curves: every model's training (solid) and validation (dashed) loss on one log-scale chart,
 // each labelled at its end with its final validation loss, and what the curves and the samples say in words.
 
+import { element } from "../../lib/dom.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
-import { element, modelColour, pct, SHORT } from "./names.js";
+import { modelColour, pct, SHORT } from "./names.js";
 
 /** Round tick values from 0 to `max`: about `count` steps of 1, 2 or 5 × 10^k. */
 function niceTicks(max, count) {

@@ -3,9 +3,10 @@
 // the heads listed and, past the listing threshold, the leaks counted layer by layer.
 
 import { headColour } from "../../lib/colours.js";
+import { element } from "../../lib/dom.js";
 import { fitCells, Heatmap } from "../../lib/heatmap.js";
 import { clear } from "../../lib/svg.js";
-import { element, grouped, pct } from "./names.js";
+import { grouped, pct } from "./names.js";
 
 const SIGNATURE_TEXT = {
   causal: "nothing above the diagonal",

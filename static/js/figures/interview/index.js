@@ -36,7 +36,7 @@ export class Interview extends Widget {
       name: NAME,
       schema: {
         sentence: { param: "lm_sentence", fallback: DEFAULT_SENTENCE, parse: parse.text(pageData.lmMaxChars ?? 200) },
-        strategy: { param: "lm_decoding", fallback: "greedy", parse: (t) => (STRATEGIES.includes(t) ? t : undefined) },
+        strategy: { param: "lm_decoding", fallback: "greedy", parse: parse.choice(STRATEGIES) },
       },
       parts: PARTS,
     });

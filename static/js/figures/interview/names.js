@@ -20,11 +20,3 @@ export function pct(x) {
   if (p < 0.1) return "<0.1%";
   return p < 9.95 ? `${p.toFixed(1)}%` : `${Math.round(p)}%`;
 }
-
-/** A new `tag` element with `className` and, when given, `text` as its text. */
-export function element(tag, className, text) {
-  const el = document.createElement(tag);
-  if (className) el.className = className;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
