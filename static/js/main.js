@@ -1,7 +1,16 @@
-// Entry point: reads the page data, finds the article's figures and starts their widgets (lazily below the fold).
+// Entry point: reads the page data, finds the article's figures and starts their widgets.
+//
+// Every figure starts at load: its module is imported and its listeners wired at once, so a control clicked the
+// moment a figure scrolls into view is never undone by a late start, and `figure[data-ready]` means "listening".
+// What waits is the network: a figure marked data-lazy holds its requests (lib/api.js, via lib/widget.js) until
+// it comes within a screen of the viewport. Its space is reserved by CSS (static/css/reserve.css), so drawing it
+// late never moves the text around it: lazy drawing, not lazy layout (lib/reservation.js says when a reservation
+// ends). Landings on an anchor: lib/landing.js.
 
 import { startArticleTools } from "./lib/article-tools.js";
 import { addFigureTools } from "./lib/figure-tools.js";
+import { startLandings } from "./lib/landing.js";
+import { watchReservation } from "./lib/reservation.js";
 
 const WIDGETS = {
   "heads-dial": () => import("./figures/heads-dial/index.js"),
@@ -35,6 +44,30 @@ async function startFigure(figure, pageData) {
   figure.dispatchEvent(new CustomEvent("figure:started"));
 }
 
+/**
+ * For each figure marked data-lazy, `figure.nearby`: a promise that resolves once the figure comes within a
+ * screen of the viewport (then `data-near` is set). Widgets hold their requests until it does.
+ */
+function holdUntilNear(figures) {
+  if (!("IntersectionObserver" in window)) return;
+  const open = new Map();
+  for (const figure of figures) {
+    figure.nearby = new Promise((resolve) => open.set(figure, resolve));
+  }
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        entry.target.dataset.near = "true";
+        open.get(entry.target)();
+      }
+    },
+    { rootMargin: "100% 0px" },
+  );
+  for (const figure of figures) observer.observe(figure);
+}
+
 function main() {
   const pageData = readPageData();
   const figures = [...document.querySelectorAll("figure[data-widget]")];
@@ -42,21 +75,12 @@ function main() {
   const embed = "embed" in document.body.dataset;
   if (!embed) for (const figure of figures) addFigureTools(figure, { alone: "figurePage" in document.body.dataset });
   startArticleTools(pageData);
-  // Figures marked data-lazy start when they come within a screen of the viewport; the rest start now.
-  const lazy = "IntersectionObserver" in window ? figures.filter((f) => "lazy" in f.dataset) : [];
-  for (const figure of figures) if (!lazy.includes(figure)) startFigure(figure, pageData);
-  if (!lazy.length) return;
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        startFigure(entry.target, pageData);
-      }
-    },
-    { rootMargin: "100% 0px" },
-  );
-  for (const figure of lazy) observer.observe(figure);
+  holdUntilNear(figures.filter((f) => "lazy" in f.dataset));
+  for (const figure of figures) {
+    watchReservation(figure);
+    startFigure(figure, pageData);
+  }
+  startLandings();
 }
 
 main();

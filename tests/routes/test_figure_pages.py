@@ -25,12 +25,13 @@ STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"]+)">')
 
 
 def test_the_article_links_the_base_stylesheet_then_each_figures_own(client: TestClient) -> None:
-    """main.css is the base; figures/<name>.css styles one figure; the article links them in its order."""
+    """main.css is the base; figures/<name>.css styles one figure; the article links them in its order, then
+    reserve.css, each figure's space reserved before it draws (tests/browser/reserve.py writes it)."""
     assert {p.stem for p in (get_settings().static_dir / "css/figures").glob("*.css")} == set(FIGURES)
     html = client.get("/").text
     shown = re.findall(r'<figure id="([^"]+)" class="figure\b', html)
     assert sorted(shown) == FIGURES
-    assert STYLESHEET.findall(html) == ["main.css", *(f"figures/{name}.css" for name in shown)]
+    assert STYLESHEET.findall(html) == ["main.css", *(f"figures/{name}.css" for name in shown), "reserve.css"]
     for sheet in STYLESHEET.findall(html):
         assert client.get(f"/static/css/{sheet}").status_code == 200, sheet
 

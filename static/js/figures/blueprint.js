@@ -3,27 +3,21 @@
 //
 // How a jump sets another figure's state without touching its DOM: every figure mirrors its state in the query
 // string and reads it when it starts, so a jump is a link. The target is the article with this page's query
-// string plus the block's parameters (mask=neg_inf, gen_mode=cross) and the figure's anchor. When the query
-// string does not change, the figure already shows that state and the jump only scrolls; when it does, the
-// browser loads the link and the figure starts in the new state. No widget needs to know about the blueprint.
+// string plus the block's parameters (mask=neg_inf, gen_mode=cross) and the figure's anchor (lib/landing.js's
+// jumpUrl). When the query string does not change, the figure already shows that state and the jump only lands
+// (scroll, focus, held in place while the figures around it draw); when it does, the browser loads the link, the
+// figure starts in the new state and the page lands on load. No widget needs to know about the blueprint.
 
+import { follow, jumpUrl } from "../lib/landing.js";
 import { Widget } from "../lib/widget.js";
+import { WidthWatch } from "../lib/width-watch.js";
 
-const ARTICLE = "/";
-
-/** The URL a lit block jumps to: the article, `current` query kept, `params` set, `#target` as the anchor. */
-export function jumpUrl(target, params, current = window.location) {
-  const url = new URL(ARTICLE, current.href);
-  const search = new URLSearchParams(current.pathname === ARTICLE ? current.search : "");
-  for (const [key, value] of Object.entries(params)) search.set(key, value);
-  url.search = search.toString();
-  url.hash = target;
-  return url;
-}
+export { jumpUrl };
 
 export class Blueprint extends Widget {
   constructor(figure, pageData = {}) {
-    super(figure, pageData, { name: "blueprint", parts: ["stage", "card", "card-name", "card-job", "card-go"] });
+    const parts = ["stage", "scroll", "scroll-hint", "card", "card-name", "card-job", "card-go"];
+    super(figure, pageData, { name: "blueprint", parts });
     this.blocks = [...figure.querySelectorAll('[data-part="block"]')];
     this.jobs = new Map([...figure.querySelectorAll('[data-part="jobs"] li')].map((li) => [li.dataset.block, li]));
     this.current = null; // the block whose card is showing
@@ -48,6 +42,14 @@ export class Blueprint extends Widget {
       });
     }
     window.addEventListener("resize", () => this.current && this.place(this.current));
+    this.showScrollHint();
+    new WidthWatch(this.el.scroll, () => this.showScrollHint());
+  }
+
+  /** On a screen narrower than the drawing (blueprint.css keeps it wide enough to read), say it scrolls. */
+  showScrollHint() {
+    const { scroll } = this.el;
+    this.el.scrollHint.hidden = scroll.scrollWidth <= scroll.clientWidth + 1;
   }
 
   /** A lit (or dashed) block jumps to its figure; a muted block shows its card (a tap on a phone). */
@@ -63,17 +65,7 @@ export class Blueprint extends Widget {
       window.open(url, "_blank", "noopener");
       return;
     }
-    const here = window.location;
-    if (url.pathname === here.pathname && url.search === here.search) {
-      // Same state: no load needed, only the scroll and the anchor.
-      if (url.hash !== here.hash) window.history.pushState(window.history.state, "", url);
-      const figure = document.getElementById(target);
-      figure?.scrollIntoView({ block: "start" });
-      figure?.querySelector("figcaption")?.setAttribute("tabindex", "-1");
-      figure?.querySelector("figcaption")?.focus({ preventScroll: true });
-      return;
-    }
-    window.location.assign(url);
+    follow(url);
   }
 
   showCard(block) {

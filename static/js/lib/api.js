@@ -3,12 +3,14 @@
 // becomes the error's message. GET and JSON answers are remembered by request (least recently used forgotten
 // first), and requests on one channel supersede each other: a newer one aborts an older one still in flight.
 
-/** A request the server refused (4xx) or could not answer; `message` is the text to show the reader. */
+/** A request the server refused (4xx) or could not answer; `message` is the text to show the reader, `body`
+ * the refusal's parsed JSON (null when there was none), for the fields some refusals state beside `detail`. */
 export class FetchError extends Error {
-  constructor(message, status) {
+  constructor(message, status, body = null) {
     super(message);
     this.name = "FetchError";
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -58,7 +60,7 @@ export async function send(request, { signal } = {}) {
   } catch (error) {
     if (isAbort(error)) throw error;
   }
-  if (!response.ok) throw new FetchError(detailText(body, response.status), response.status);
+  if (!response.ok) throw new FetchError(detailText(body, response.status), response.status, body);
   if (body === null) throw new FetchError("The server sent an answer that is not JSON.", response.status);
   return body;
 }
@@ -71,6 +73,15 @@ export class Api {
     this.pending = new Map(); // key -> promise of the answer, while in flight
     this.latest = new Map(); // channel -> { key, controller, promise } of the newest request on that channel
     this.loads = new Map(); // channel -> token of the newest `load` on it
+    this.gate = null; // while set, a promise that requests wait for before they are sent (see holdUntil)
+  }
+
+  /** Send no request before `promise` resolves (main.js: a lazy figure's requests wait until it is near). */
+  holdUntil(promise) {
+    this.gate = promise;
+    promise.then(() => {
+      if (this.gate === promise) this.gate = null;
+    });
   }
 
   /** The remembered answer to `request`, or undefined: lets a widget redraw without waiting a tick. */
@@ -108,7 +119,10 @@ export class Api {
     if (key !== null && this.pending.has(key)) return this.pending.get(key);
 
     const controller = new AbortController();
-    const promise = send(request, { signal: controller.signal })
+    const sent = this.gate
+      ? this.gate.then(() => send(request, { signal: controller.signal }))
+      : send(request, { signal: controller.signal });
+    const promise = sent
       .then((body) => {
         this.remember(key, body);
         return body;

@@ -26,6 +26,8 @@ export class Widget {
     this.name = name;
     this.maxChars = pageData.maxChars ?? 500;
     this.api = api ?? new Api({ limit });
+    // A lazy figure's requests wait until it nears the viewport (main.js); its listeners work from the start.
+    if (figure.nearby) this.api.holdUntil(figure.nearby);
     this.schema = schema;
     this.state = readState(schema);
     this.el = {};
