@@ -18,6 +18,7 @@ from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
 from app.errors import json_refusal_doc
 from app.models.heads import VALID_HEADS
+from app.models.lexicon import AMBIGUOUS, words
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 
 router = APIRouter(tags=["pages"])
@@ -54,6 +55,22 @@ def capacity_curve() -> dict[str, Any] | None:
     return _read_curve(path, mtime_ns)
 
 
+@lru_cache(maxsize=1)
+def ambiguous_words() -> list[dict[str, Any]]:
+    """The words with two senses that figure 1's meaning relation knows (lexicon.toml [ambiguous.*]), each
+    sense with a short unambiguous noun of its field that settles it: [{word, senses: [{field, cue}]}]."""
+
+    def cue(field: str) -> str | None:
+        nouns = words("noun", field=field, number="sg", ambiguous=False)
+        return min(nouns, key=lambda w: (len(w), w)) if nouns else None
+
+    return [
+        {"word": word.lstrip("+"), "senses": [{"field": f, "cue": cue(f)} for f in senses]}
+        for table in AMBIGUOUS.values()
+        for word, senses in table.items()
+    ]
+
+
 @router.get("/", response_class=HTMLResponse)
 def article(
     request: Request,
@@ -73,6 +90,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "maxChars": settings.max_sentence_chars,
         "lmMaxChars": LM_MAX_CHARS,
         "capacity": capacity_curve(),
+        "ambiguousWords": ambiguous_words(),
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -22,18 +23,18 @@ def open_dial(page: Page, query: str = "") -> Locator:
     return figure
 
 
-def drawn_tokens(figure: Locator) -> list[str]:
-    return figure.locator(".arcs .token__text").all_text_contents()
+def drawn_tokens(figure: Locator) -> Locator:
+    """The words of the first lane (every lane shows the sentence; the first lane's are keyboard stops)."""
+    return figure.locator(".lane[data-head='0'] .token__text")
 
 
-def arc_colours(figure: Locator) -> set[str]:
-    """The stroke colours of the heads that have at least one arc drawn."""
-    return set(
-        figure.evaluate(
-            "f => [...f.querySelectorAll('.arcs__head')].filter(g => g.querySelector('.arc'))"
-            ".map(g => g.getAttribute('stroke'))"
-        )
-    )
+def lanes(figure: Locator) -> Locator:
+    """The lanes, one per head, by their accessible names ("Head 2 serves meaning (scores: …)")."""
+    return figure.get_by_role("group", name=re.compile(r"^Head \d+ "))
+
+
+def lane_opacities(figure: Locator) -> list[float]:
+    return figure.evaluate("f => [...f.querySelectorAll('.lane')].map(g => +g.getAttribute('opacity'))")
 
 
 def arc_opacities(figure: Locator) -> list[dict]:
@@ -41,6 +42,13 @@ def arc_opacities(figure: Locator) -> list[dict]:
         "f => [...f.querySelectorAll('.arc')].map(a => ({head: +a.dataset.head, query: +a.dataset.query,"
         " weight: +a.dataset.weight, opacity: +a.getAttribute('opacity')}))"
     )
+
+
+def attention(page: Page, heads: int, trained: bool = True, sentence: str = " ".join(DEFAULT_TOKENS)) -> dict:
+    params = {"sentence": sentence, "heads": heads, "mask": "none", "trained": str(trained).lower()}
+    answer = page.request.get("/api/attention", params=params)
+    assert answer.ok
+    return answer.json()
 
 
 def chips(figure: Locator) -> Locator:
@@ -59,9 +67,10 @@ def test_default_view_draws_five_tokens_and_three_heads(watched_page):
     expect(slider).to_have_attribute("aria-valuetext", "3 heads")
     expect(figure.locator("output")).to_have_text("3 heads × 8 wide")
     expect(figure.get_by_role("switch", name="Trained")).to_be_checked()
-    expect(figure.locator(".arcs .token__text")).to_have_text(DEFAULT_TOKENS)
+    expect(drawn_tokens(figure)).to_have_text(DEFAULT_TOKENS)
     expect(chips(figure)).to_have_count(3)
-    assert len(arc_colours(figure)) == 3
+    expect(lanes(figure)).to_have_count(3)
+    expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mode", "lanes")
     for k in (1, 2, 3):
         expect(chip(figure, k)).to_have_attribute("aria-pressed", "false")
     # The relation scores: each relation names a head and a score, and meaning pairs bank with river.
@@ -86,18 +95,18 @@ def test_dial_moves_with_the_keyboard(watched_page):
     expect(figure.locator("output")).to_have_text("4 heads × 6 wide")
     expect(chips(figure)).to_have_count(4)
     expect(page).to_have_url(re.compile(r"[?&]heads=4\b"))
-    assert len(arc_colours(figure)) == 4
+    expect(lanes(figure)).to_have_count(4)
 
     page.keyboard.press("End")
     expect(slider).to_have_attribute("aria-valuetext", "24 heads")
     expect(chips(figure)).to_have_count(24)
     expect(page).to_have_url(re.compile(r"[?&]heads=24\b"))
-    assert len(arc_colours(figure)) > 4
+    expect(lanes(figure)).to_have_count(24)
 
     page.keyboard.press("Home")
     expect(chips(figure)).to_have_count(1)
     expect(figure.locator("output")).to_have_text("1 head × 24 wide")
-    assert len(arc_colours(figure)) == 1
+    expect(lanes(figure)).to_have_count(1)
     assert query_params(page)["heads"] == "1"
 
 
@@ -119,7 +128,7 @@ def test_every_head_count_is_prefetched_so_the_dial_never_waits(watched_page):
     assert len(watch.api_requests) == before, watch.api_requests[before:]
 
 
-def test_head_chip_isolates_a_head_by_attributes_only(watched_page):
+def test_head_chip_isolates_a_lane_by_attributes_only(watched_page):
     page, _ = watched_page
     figure = open_dial(page)
     figure.evaluate("f => { f.querySelector('.arc').__marker = 1; }")  # survives unless the DOM is rebuilt
@@ -129,18 +138,14 @@ def test_head_chip_isolates_a_head_by_attributes_only(watched_page):
     for k in (1, 3):
         expect(chip(figure, k)).to_have_attribute("aria-pressed", "false")
     expect(page).to_have_url(re.compile(r"[?&]head=2\b"))
-    arcs = arc_opacities(figure)
-    assert any(a["head"] == 1 for a in arcs)
-    for arc in arcs:
-        if arc["head"] == 1:
-            assert arc["opacity"] >= 0.2, arc
-        else:
-            assert arc["opacity"] <= 0.1, arc
+    # Head 2's lane stays, the other lanes fade; the arcs themselves keep their weights' opacities.
+    assert lane_opacities(figure) == [0.2, 1.0, 0.2]
+    assert all(a["opacity"] >= 0.2 for a in arc_opacities(figure))
     assert figure.evaluate("f => f.querySelector('.arc').__marker") == 1
 
     head2.click()
     expect(head2).to_have_attribute("aria-pressed", "false")
-    assert all(a["opacity"] >= 0.2 for a in arc_opacities(figure))
+    assert lane_opacities(figure) == [1.0, 1.0, 1.0]
     assert "head" not in query_params(page)
     assert figure.evaluate("f => f.querySelector('.arc').__marker") == 1
 
@@ -148,7 +153,7 @@ def test_head_chip_isolates_a_head_by_attributes_only(watched_page):
 def test_focusing_a_token_shows_its_arcs_alone(watched_page):
     page, _ = watched_page
     figure = open_dial(page)
-    bank = figure.locator(".arcs .token[data-index='2']")
+    bank = figure.locator(".lane[data-head='0'] .token[data-index='2']")
     expect(bank).to_have_attribute("tabindex", "0")
     expect(bank).to_have_attribute("aria-label", re.compile(r"^bank, word 3 of 5"))
     bank.focus()
@@ -167,22 +172,28 @@ def test_typing_a_sentence_redraws_and_updates_the_url(watched_page):
     figure = open_dial(page)
     sentence = figure.get_by_role("textbox", name="Sentence")
     sentence.fill("the farmer sold the horse")
-    expect(figure.locator(".arcs .token__text")).to_have_text(["the", "farmer", "sold", "the", "horse"])
+    expect(drawn_tokens(figure)).to_have_text(["the", "farmer", "sold", "the", "horse"])
     expect(page).to_have_url(re.compile(r"[?&]sentence=the\+farmer\+sold\+the\+horse\b"))
     assert page.evaluate("window.__busySeen")  # the figure said it was computing
 
 
-def test_unknown_word_is_drawn_as_unknown(watched_page):
+def test_unknown_word_is_drawn_as_unknown_and_named_in_the_key(watched_page):
     page, _ = watched_page
     figure = open_dial(page)
+    key = figure.get_by_role("list", name="Key to the drawing")
+    expect(key).not_to_contain_text("not in the lexicon")
     figure.get_by_role("textbox", name="Sentence").fill("the river bank was zorbly")
-    expect(figure.locator(".arcs .token__text")).to_have_text(["the", "river", "bank", "was", "zorbly"])
-    unknown = figure.locator(".arcs .token[data-index='4']")
+    expect(drawn_tokens(figure)).to_have_text(["the", "river", "bank", "was", "zorbly"])
+    unknown = figure.locator(".lane[data-head='0'] .token[data-index='4']")
     expect(unknown).to_have_attribute("data-known", "false")
     expect(unknown).to_have_class(re.compile(r"\btoken--unknown\b"))
     expect(unknown.locator("title")).to_have_text("not in the lexicon")
     expect(unknown).to_have_attribute("aria-label", re.compile(r"not in the lexicon"))
-    expect(figure.locator(".arcs .token--unknown")).to_have_count(1)
+    expect(figure.locator(".lane[data-head='0'] .token--unknown")).to_have_count(1)
+    # The key says so in visible text, naming the word.
+    expect(key.get_by_role("listitem").filter(has_text="not in the lexicon")).to_have_text(
+        "not in the lexicon: zorbly"
+    )
 
 
 def test_url_state_is_restored(watched_page):
@@ -193,10 +204,10 @@ def test_url_state_is_restored(watched_page):
     expect(figure.get_by_role("switch", name="Trained")).not_to_be_checked()
     expect(chips(figure)).to_have_count(6)
     expect(chip(figure, 2)).to_have_attribute("aria-pressed", "true")
-    expect(figure.locator(".arcs .token__text")).to_have_text(["the", "dog", "ate", "the", "bone"])
+    expect(drawn_tokens(figure)).to_have_text(["the", "dog", "ate", "the", "bone"])
     first = parse_qs(urlsplit(watch.api_requests[0]).query)
     assert first["heads"] == ["6"] and first["trained"] == ["false"]
-    assert all(a["opacity"] <= 0.1 for a in arc_opacities(figure) if a["head"] != 1)
+    assert lane_opacities(figure) == [0.2, 1.0, 0.2, 0.2, 0.2, 0.2]
 
 
 def test_invalid_url_values_fall_back_to_defaults(watched_page):
@@ -204,7 +215,7 @@ def test_invalid_url_values_fall_back_to_defaults(watched_page):
     figure = open_dial(page, "?heads=5&head=9&trained=maybe&sentence=")
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "3 heads")
     expect(figure.get_by_role("switch", name="Trained")).to_be_checked()
-    expect(figure.locator(".arcs .token__text")).to_have_text(DEFAULT_TOKENS)
+    expect(drawn_tokens(figure)).to_have_text(DEFAULT_TOKENS)
     expect(figure.locator("button[aria-pressed=true]")).to_have_count(0)
 
 
@@ -219,7 +230,7 @@ def test_too_long_sentence_shows_the_server_error_then_recovers(watched_page):
     assert "65" in detail
     drawing = figure.locator("[data-part=drawing]")
     refused_then_recovered(figure, drawing, long_sentence, detail, "the river bank was steep and wide")
-    expect(figure.locator(".arcs .token__text")).to_have_count(7)
+    expect(drawn_tokens(figure)).to_have_count(7)
 
 
 def test_thirty_tokens_draw_a_heatmap_per_head(watched_page):
@@ -230,11 +241,36 @@ def test_thirty_tokens_draw_a_heatmap_per_head(watched_page):
     drawing = figure.locator("[data-part=drawing]")
     expect(drawing).to_have_attribute("data-mode", "heatmap")
     expect(figure.locator("svg.heatmap")).to_have_count(3)
-    expect(figure.locator(".arcs")).to_have_count(0)
+    expect(figure.locator(".lanes")).to_have_count(0)
+    expect(figure.get_by_text("Point at a word, or tab to it, to see only its row.")).to_be_visible()
     first = figure.locator("svg.heatmap").first
     expect(first.locator(".heatmap__title")).to_have_text("Head 1")
-    # Rows and columns are both labelled: a label per word on each axis.
-    expect(first.locator(".heatmap__label")).to_have_count(60)
+    # Each grid says what its head does, from the answer's scores.
+    answer = attention(page, 3, sentence=" ".join(words))
+    expect(first.locator(".lane__verdict")).to_have_text(re.compile(r"^(serves|torn|leans|no )"))
+    # Every target pair of every relation is outlined in its grid, in the relation's colour.
+    targets = {(r["name"], i, j) for r in answer["relations"] for i, j in r["targets"]}
+    outlined = first.evaluate(
+        "svg => [...svg.querySelectorAll('.heatmap__target')]"
+        ".map(r => [r.dataset.relation, +r.dataset.query, +r.dataset.key])"
+    )
+    assert {tuple(t) for t in outlined} == targets
+    # Rows and columns are labelled at 11 px or more, every k-th when the cells are small, never overlapping.
+    labels = first.evaluate(
+        """svg => [...svg.querySelectorAll('.heatmap__label')].map(t => {
+             const b = t.getBoundingClientRect();
+             return {px: parseFloat(getComputedStyle(t).fontSize) * svg.getScreenCTM().a,
+                     rotated: t.hasAttribute('transform'), x: +t.getAttribute('x') * svg.getScreenCTM().a,
+                     top: b.top, bottom: b.bottom}; })"""
+    )
+    assert min(label["px"] for label in labels) >= 11 - 0.01
+    rows = sorted((label for label in labels if not label["rotated"]), key=lambda label: label["top"])
+    columns = sorted(label["x"] for label in labels if label["rotated"])
+    assert len(rows) == len(columns) >= 10
+    for a, b in zip(rows, rows[1:], strict=False):
+        assert a["bottom"] <= b["top"] + 0.5  # no two row labels overlap
+    for a, b in zip(columns, columns[1:], strict=False):
+        assert (b - a) * math.sin(math.radians(50)) >= 11  # slanted at 50°: a label's height apart, at least
     expect(figure.locator(".token-strip .token")).to_have_count(30)
     chip(figure, 3).click()
     expect(figure.locator("svg.heatmap[data-head='0']")).to_have_attribute("opacity", "0.25")
@@ -278,7 +314,7 @@ def test_no_console_errors_csp_violations_or_foreign_requests(watched_page):
     chip(figure, 2).click()
     figure.get_by_role("switch", name="Trained").click()
     figure.get_by_role("textbox", name="Sentence").fill("a bat flew over the cave")
-    expect(figure.locator(".arcs .token__text")).to_have_count(6)
+    expect(drawn_tokens(figure)).to_have_count(6)
     page.wait_for_load_state("networkidle")
     assert watch.console_errors == []
     assert watch.page_errors == []
@@ -360,3 +396,232 @@ def test_one_heads_borrowed_position_score_is_explained(watched_page):
     page.keyboard.press("ArrowRight")  # 3 heads
     expect(chips(figure)).to_have_count(3)
     expect(figure.locator(".relation__shared")).to_have_count(0)
+
+
+# ---- the lanes: the story at a glance -----------------------------------------------------------------
+
+
+def lane_verdicts(figure: Locator) -> list[str]:
+    return figure.locator(".lane .lane__verdict").all_text_contents()
+
+
+def head_scores(answer: dict, k: int) -> dict[str, float]:
+    """Head k's score on each relation that has pairs in the sentence (the answer's own numbers)."""
+    return {r["name"]: r["head_scores"][k] for r in answer["relations"] if r["head_scores"] is not None}
+
+
+@pytest.mark.parametrize("heads", [1, 3, 24])
+def test_one_lane_per_head_each_with_a_verdict_from_its_scores(watched_page, heads):
+    page, _ = watched_page
+    figure = open_dial(page, f"?heads={heads}")
+    expect(lanes(figure)).to_have_count(heads)
+    answer = attention(page, heads)
+    verdicts = lane_verdicts(figure)
+    assert len(verdicts) == heads
+    for k, text in enumerate(verdicts):
+        scores = head_scores(answer, k)
+        best = max(scores, key=scores.get)
+        lane = lanes(figure).nth(k)
+        expect(lane).to_have_accessible_name(re.compile(rf"^Head {k + 1} "))
+        # The lane's bars are the head's scores, one per relation, in the answer's order.
+        bars = lane.locator(".lane__bar title").all_text_contents()
+        assert bars == [f"{name.capitalize()}: {score:.2f}" for name, score in scores.items()]
+        if text.startswith(("serves", "torn", "leans")):
+            assert best in text, (k, text, scores)  # the head's best relation is the one named (first)
+        else:
+            assert text == "no clear job"
+            assert max(scores.values()) < 0.5, (k, scores)
+    if heads == 1:
+        # One head is torn between the three jobs: its verdict names them, the best first.
+        scores = head_scores(answer, 0)
+        ranked = sorted(scores, key=scores.get, reverse=True)
+        assert verdicts[0] == f"torn between {ranked[0]}, {ranked[1]} and {ranked[2]}"
+        expect(figure.locator("[data-part=story]")).to_have_text(f"The one head is {verdicts[0]}.")
+    if heads == 3:
+        # Three heads, three jobs: each lane serves a different relation, the one it scores best on.
+        served = []
+        for k, text in enumerate(verdicts):
+            scores = head_scores(answer, k)
+            assert text == f"serves {max(scores, key=scores.get)}"
+            served.append(text.removeprefix("serves "))
+        assert sorted(served) == ["grammar", "meaning", "position"]
+        expect(figure.locator("[data-part=story]")).to_contain_text("Each relation has a head of its own")
+    if heads == 24:
+        # Too narrow: most heads do no one job, and the story line counts them.
+        single = sum(text.startswith("serves") for text in verdicts)
+        assert single < heads / 2
+        expect(figure.locator("[data-part=story]")).to_contain_text(f"Of the {heads} heads")
+
+
+def test_untrained_heads_have_no_clear_job_and_spread_evenly(watched_page):
+    page, _ = watched_page
+    figure = open_dial(page, "?trained=0")
+    answer = attention(page, 3, trained=False)
+    assert all(max(head_scores(answer, k).values()) < 0.45 for k in range(3))
+    assert lane_verdicts(figure) == ["no clear job"] * 3
+    # A word whose row is nearly uniform is not said to look "most" at anything.
+    bank = figure.locator(".lane[data-head='0'] .token[data-index='2']")
+    n = len(answer["tokens"])
+    for k in range(3):
+        assert max(answer["weights"][k][2]) - 1 / n < 0.05
+    expect(bank).to_have_attribute("aria-label", re.compile(r"head 1 spreads its weight evenly"))
+    expect(bank).not_to_have_attribute("aria-label", re.compile(r"looks most at"))
+
+
+def test_every_target_pair_is_a_ghost_arc_in_every_lane_and_arcs_take_their_relation(watched_page):
+    page, _ = watched_page
+    figure = open_dial(page)
+    answer = attention(page, 3)
+    targets = {(r["name"], i, j) for r in answer["relations"] for i, j in r["targets"]}
+    assert targets
+    for k in range(3):
+        ghosts = figure.locator(f".lane[data-head='{k}'] .lane__ghost").evaluate_all(
+            "els => els.map(g => [g.dataset.relation, +g.dataset.query, +g.dataset.key,"
+            " g.getAttribute('stroke')])"
+        )
+        assert {(r, i, j) for r, i, j, _ in ghosts} == targets
+    # Ghosts and arcs of one relation share its colour; an arc on no relation's pair is the neutral grey.
+    colour = {r: c for r, _, _, c in ghosts}
+    assert len(set(colour.values())) == 3
+    pairs: dict[tuple[int, int], list[str]] = {}
+    for name, i, j in targets:
+        pairs.setdefault((i, j), []).append(name)
+    arcs = figure.locator(".lane .arc").evaluate_all(
+        "els => els.map(a => [+a.dataset.query, +a.dataset.key, a.dataset.relations,"
+        " a.getAttribute('stroke')])"
+    )
+    grey = {stroke for i, j, names, stroke in arcs if names == "none"}
+    assert len(grey) == 1 and not grey & set(colour.values())
+    for i, j, names, stroke in arcs:
+        wanted = pairs.get((i, j), [])
+        assert names == (" ".join(sorted(wanted, key=list(colour).index)) or "none")
+        if wanted:
+            assert stroke in {colour[r] for r in wanted}
+    # A pair two relations share is drawn twice: solid under, dashed or dotted over.
+    shared = figure.locator(".lane .arc.arc--second")
+    assert shared.count() > 0
+    assert all(d for d in shared.evaluate_all("els => els.map(a => a.getAttribute('stroke-dasharray'))"))
+
+
+def test_hovering_a_word_shows_only_its_arcs_in_every_lane(watched_page):
+    page, _ = watched_page
+    figure = open_dial(page)
+    expect(figure.get_by_text("Point at a word, or tab to it, to see only its arcs.")).to_be_visible()
+    # Point at "bank" in the second lane: every lane shows bank's arcs and target pairs alone.
+    figure.locator(".lane[data-head='1'] .token[data-index='2']").hover()
+    arcs = arc_opacities(figure)
+    assert {a["head"] for a in arcs if a["query"] == 2 and a["opacity"] > 0} == {0, 1, 2}
+    assert all(a["opacity"] == 0 for a in arcs if a["query"] != 2)
+    ghosts = figure.locator(".lane__ghost").evaluate_all(
+        "els => els.map(g => [+g.dataset.query, g.getAttribute('visibility')])"
+    )
+    assert all(v == ("visible" if q == 2 else "hidden") for q, v in ghosts)
+    expect(figure.locator(".lane .token.is-focus")).to_have_count(3)
+    page.mouse.move(0, 0)
+    assert all(a["opacity"] > 0 for a in arc_opacities(figure))
+
+
+def test_the_words_the_meaning_relation_knows_are_listed(watched_page):
+    page, _ = watched_page
+    figure = open_dial(page)
+    listing = figure.locator("details.dial-ambiguous")
+    summary = listing.locator("summary")
+    heading = re.compile(r"^The \d+ words with two senses that the meaning relation knows$")
+    expect(summary).to_have_text(heading)
+    summary.click()
+    words = listing.get_by_role("listitem")
+    assert words.count() == int(re.search(r"\d+", summary.text_content()).group())
+    expect(words.filter(has_text=re.compile(r"^bat "))).to_have_count(1)
+    # The example sentence-part it gives makes a meaning pair.
+    cue = listing.locator("p q").nth(1).text_content()
+    word = listing.locator("p q").first.text_content()
+    figure.get_by_role("textbox", name="Sentence").fill(f"the {cue} near the {word}")
+    meaning = figure.locator(".relation[data-relation=meaning] .relation__targets")
+    expect(meaning).to_contain_text(f"{word} → {cue}")
+
+
+def lane_motion(page: Page) -> list[dict]:
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#heads-dial .lane')].map(g => ({"
+        " duration: getComputedStyle(g).transitionDuration, transform: g.style.transform}))"
+    )
+
+
+def test_lanes_morph_between_head_counts_but_not_under_reduced_motion(browser, server):
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, base_url=server, reduced_motion=motion
+        )
+        try:
+            page = context.new_page()
+            figure = open_dial(page, "?heads=1")
+            # Record every transform a lane is given while the dial moves from 1 to 2 heads.
+            page.evaluate(
+                """() => { window.__transforms = [];
+                   new MutationObserver((records) => { for (const r of records) {
+                     if (r.target.classList?.contains('lane') && r.target.style.transform)
+                       window.__transforms.push(r.target.style.transform); } })
+                   .observe(document.querySelector('#heads-dial [data-part=drawing]'),
+                            { subtree: true, childList: true, attributes: true,
+                              attributeFilter: ['style'] }); }"""
+            )
+            slider = figure.get_by_role("slider", name="Heads")
+            slider.focus()
+            page.keyboard.press("ArrowRight")
+            expect(lanes(figure)).to_have_count(2)
+            page.wait_for_timeout(400)
+            moved = page.evaluate("window.__transforms")
+            motion_now = lane_motion(page)
+            assert all(m["transform"] == "" for m in motion_now)  # every lane has come to rest
+            if motion == "reduce":
+                assert moved == []
+                assert {d for m in motion_now for d in m["duration"].split(", ")} == {"0s"}
+            else:
+                assert moved and all("scale" in t for t in moved)  # each lane came out of the one before
+                assert {m["duration"] for m in motion_now} == {"0.3s, 0.3s"}
+        finally:
+            context.close()
+
+
+# Every visible text of figure 1, with the size it renders at: an SVG text's font size times its drawing's
+# screen scale (getScreenCTM), an HTML text its computed font size.
+FIGURE_TEXT = """
+(figure) => {
+  const found = [];
+  const walker = document.createTreeWalker(figure, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    const text = node.textContent.trim();
+    if (!text || !el || el.closest("title, script, style, .figure-numbers, .visually-hidden")) continue;
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 1 || box.height < 1) continue;
+    let px = parseFloat(getComputedStyle(el).fontSize);
+    if (el instanceof SVGElement) {
+      const m = el.getScreenCTM();
+      px *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    }
+    found.push({ text: text.slice(0, 40), px });
+  }
+  return found;
+}
+"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
+    from tests.browser.conftest import watched
+
+    with watched(browser, server, {"width": width, "height": 900}) as (page, _):
+        for heads in (1, 3, 24):
+            figure = open_dial(page, f"?heads={heads}")
+            expect(lanes(figure)).to_have_count(heads)
+            texts = figure.evaluate(FIGURE_TEXT)
+            assert len(texts) > 40
+            small = [t for t in texts if t["px"] < 11 - 0.01]
+            assert small == [], (heads, small[:10])
+            assert sideways_scroll(page) <= 0
+        draw_heatmaps(figure)
+        texts = figure.evaluate(FIGURE_TEXT)
+        small = [t for t in texts if t["px"] < 11 - 0.01]
+        assert small == [], ("heatmaps", small[:10])

@@ -88,3 +88,34 @@ export function markerPath(k, x, y, r) {
   }
   return `M${f(x - r)} ${f(y)}a${f(r)} ${f(r)} 0 1 0 ${f(2 * r)} 0a${f(r)} ${f(r)} 0 1 0 ${f(-2 * r)} 0`;
 }
+
+// ---- the three relations of figure 1 (meaning, grammar, position), told apart by colour and by dash -------
+
+// Paul Tol's "vibrant" scheme (colour-blind-safe), far from the neutral grey of an arc that serves no relation;
+// each relation also has its own dash, so the three stay apart in grey print too.
+const RELATION_STYLES = {
+  meaning: { light: "#D6336C", dark: "#FF6F9C", dash: "" }, // magenta, solid
+  grammar: { light: "#0077BB", dark: "#47B8F0", dash: "3 1.6" }, // blue, dashed
+  position: { light: "#E0701F", dark: "#FF9A52", dash: "0 2" }, // orange, dotted (with round caps)
+};
+const NEUTRAL = { light: "#9AA0A6", dark: "#6F757D" }; // an arc to a word no relation pairs it with
+
+/** The relations that have a colour, in the order legends list them. */
+export const RELATION_NAMES = Object.keys(RELATION_STYLES);
+
+/** The colour of relation `name` (null: the neutral grey of "no relation"). */
+export function relationColour(name) {
+  const entry = RELATION_STYLES[name] ?? NEUTRAL;
+  return isDark() ? entry.dark : entry.light;
+}
+
+/** The stroke-dasharray of relation `name` for a line of `width` (null: solid); dotted lines need round caps. */
+export function relationDash(name, width = 1) {
+  const pattern = RELATION_STYLES[name]?.dash;
+  if (!pattern) return null;
+  const unit = Math.max(1.5, width);
+  return pattern
+    .split(" ")
+    .map((n) => Math.round(Number(n) * unit * 10) / 10)
+    .join(" ");
+}

@@ -1,25 +1,32 @@
-// Figure 1's heatmap view: one grid per head (lib/heatmap.js), a row per word asking and a column per word
-// looked at, laid out in as many columns as keep the cells readable, under a strip of focusable words. Used
-// for long sentences and narrow screens, where arcs turn to mush.
+// Figure 1's grid view: one heatmap per head (lib/heatmap.js), a row per word asking and a column per word
+// looked at, laid out in as many columns as keep the cells readable, under a strip of focusable words. Each
+// grid is headed by the head's name and verdict, and the relations' target cells are outlined in the
+// relations' colours (the grid's form of figure 1's ghost arcs). Used for long sentences and narrow screens,
+// where arcs turn to mush. Every label is 11 px or more; rows and columns too small for one are labelled every
+// k-th.
 
 import { MIN_WEIGHT } from "../../lib/arcs.js";
-import { headColour, markerPath } from "../../lib/colours.js";
-import { Heatmap, labelRoom } from "../../lib/heatmap.js";
+import { headColour, markerPath, relationColour, relationDash } from "../../lib/colours.js";
+import { fitCells, Heatmap, labelRoom } from "../../lib/heatmap.js";
 import { measure } from "../../lib/measure.js";
+import { r1, svg, svgText } from "../../lib/svg.js";
+import { pairRelations } from "./lanes-view.js";
 import { headSummary, tokenLabel } from "./words.js";
 
 const GAP = 18; // px between grids, as .heatmaps in the CSS
-const MIN_CELL = 9; // px: as many grids per line as keep a cell at least this wide
+const LABEL = 11; // px: the labels' size
+const LABEL_STEP = 15; // px between two labels: slanted column labels need a little more than their size
+const HEADER = 34; // px above the column labels: the head's name and its verdict
 
 /** Cell strength: a little stronger than the weight, so that the weak cells of 24 heads still show. */
 const strength = (w) => Math.min(1, w * 1.15);
 
 /**
  * Draw the answer `data` as a strip of words and a heatmap per head into `container`, `width` px wide in the
- * font family `font`; `bindToken(el, i)` makes word i focusable. Returns the heatmaps (each with its head,
- * `k`), ready for `focusRow`.
+ * font family `font`, each grid headed by its head's verdict (`verdicts[k].texts`); `bindToken(el, i)` makes
+ * word i focusable. Returns the heatmaps (each with its head, `k`), ready for `focusRow`.
  */
-export function drawHeatmapsView(container, data, { width, font, bindToken }) {
+export function drawHeatmapsView(container, data, { width, font, verdicts, bindToken }) {
   const { tokens, known, weights } = data;
   const n = tokens.length;
   const h = weights.length;
@@ -41,43 +48,102 @@ export function drawHeatmapsView(container, data, { width, font, bindToken }) {
   }
   container.appendChild(strip);
 
-  // The room left of a grid for its row labels, then as many grids per line as keep a cell MIN_CELL wide.
-  const left = labelRoom(tokens, 11, font);
-  const columns = Math.max(1, Math.min(h, Math.floor((width + GAP) / (left + n * MIN_CELL + GAP))));
-  const boxW = (width - (columns - 1) * GAP) / columns;
-  const cell = Math.max(4, Math.min(22, Math.floor((boxW - left - 4) / n)));
-  const size = Math.max(7, Math.min(12, cell * 0.95));
-  const slant = Math.min(left, Math.max(...tokens.map((t) => measure(t, `${size}px ${font}`)))) + 6;
-  const frame = { size, left, top: 22 + slant * 0.72, slant };
+  // The room left of a grid for its row labels, then as many grids per line as keep every row labelled (a
+  // cell of LABEL_STEP), else one grid per line with its rows labelled every k-th.
+  const left = labelRoom(tokens, LABEL, font);
+  const { cell } = fitCells(width, n, h, { extra: left + 4, gap: GAP, minCell: 4, maxCell: 22, prefer: LABEL_STEP });
+  const slant = Math.min(left, Math.max(...tokens.map((t) => measure(t, `${LABEL}px ${font}`)))) + 6;
+  const frame = { size: LABEL, left, top: HEADER + slant * 0.77 + 4, slant };
 
   const grid = document.createElement("div");
   grid.className = "heatmaps";
   const legend = document.createElement("p");
   legend.className = "heatmap-axes";
-  legend.textContent = "Rows: the word asking (query). Columns: the word looked at (key).";
+  legend.textContent =
+    "Rows: the word asking (query). Columns: the word looked at (key). " +
+    "An outlined cell is a pair a relation wants, in that relation's colour.";
   container.append(legend, grid);
+  const pairs = pairRelations(data);
   const heatmaps = [];
   for (let k = 0; k < h; k++) {
     const map = new Heatmap({
       tokens,
       known,
       cell,
-      colour: headColour(k),
-      title: `Head ${k + 1}`,
-      marker: markerPath(k, 6, 8, 4.5),
+      colour: "currentColor",
       font,
       axes: false,
       frame,
       sparse: MIN_WEIGHT / 2,
       strength,
       focusRows: true,
-      label: `Head ${k + 1}: ${headSummary(data, k)}`,
+      labelStep: LABEL_STEP,
+      label: `Head ${k + 1} ${verdicts[k].texts[0]}: ${headSummary(data, k)}`,
     });
     map.update(weights[k]);
     map.root.dataset.head = String(k);
+    map.root.dataset.verdict = verdicts[k].kind;
+    map.root.classList.add("heatmap--head");
+    drawHeader(map, k, verdicts[k], font);
+    outlineTargets(map, pairs);
     map.k = k;
     heatmaps.push(map);
     grid.appendChild(map.root);
   }
   return heatmaps;
+}
+
+/** The head's key and name, and its verdict on the line below, fitted to the grid's width. */
+function drawHeader(map, k, verdict, font) {
+  const { width } = map.geometry;
+  const head = svg("g", { class: "heatmap__header", "aria-hidden": "true" }, map.root);
+  svg("path", { d: markerPath(k, 6, 9, 4.5), fill: headColour(k) }, head);
+  svgText("text", `Head ${k + 1}`, { class: "heatmap__title", x: 15, y: 13 }, head);
+  const text = verdict.texts.find((t) => measure(t, `600 ${LABEL}px ${font}`) <= width - 2) ?? verdict.texts.at(-1);
+  const single = verdict.kind === "serves" ? verdict.relations[0] : null;
+  svgText(
+    "text",
+    text,
+    {
+      class: `lane__verdict lane__verdict--${verdict.kind}`,
+      x: 0,
+      y: 29,
+      "font-size": LABEL,
+      ...(single ? { fill: relationColour(single) } : {}),
+    },
+    head,
+  );
+}
+
+/** Outline every relation's target cells in its colour and dash; a cell two relations share gets two, nested. */
+function outlineTargets(map, pairs) {
+  const { left, top, cell } = map.geometry;
+  const layer = svg("g", { class: "heatmap__targets", fill: "none", "aria-hidden": "true" });
+  map.root.insertBefore(layer, map.dim?.[0] ?? null);
+  for (const [key, names] of pairs) {
+    const [i, j] = key.split(",").map(Number);
+    names.forEach((name, idx) => {
+      const inset = 0.75 + idx * 2;
+      const side = cell - 1 - 2 * inset;
+      if (side <= 1) return;
+      svg(
+        "rect",
+        {
+          class: "heatmap__target",
+          x: r1(left + j * cell + inset),
+          y: r1(top + i * cell + inset),
+          width: r1(side),
+          height: r1(side),
+          stroke: relationColour(name),
+          "stroke-width": 1.5,
+          "stroke-dasharray": relationDash(name, 1.5),
+          "stroke-linecap": name === "position" ? "round" : "butt",
+          "data-relation": name,
+          "data-query": i,
+          "data-key": j,
+        },
+        layer,
+      );
+    });
+  }
 }

@@ -1,11 +1,12 @@
-// Figure 1, the heads dial: attention arcs of h heads over a sentence, the relation scores, the capacity curve.
+// Figure 1, the heads dial: a lane of arcs per head over a sentence, the relation scores, the capacity curve.
 //
 // Data flows one way: state (from the URL) -> one fetch of /api/attention -> one full redraw. A head chip, a
 // hover or a focus only rewrites attributes (opacity, aria-pressed); the maths all happens on the server.
-// The drawing is arcs (arcs-view.js) or, for long sentences and narrow screens, a heatmap per head
-// (heatmaps-view.js); beside it the relation list (relations-list.js) and the capacity curve (capacity-curve.js).
+// The drawing is a lane per head (lanes-layout.js, lanes-view.js) with each head's verdict (verdict.js) or, for
+// long sentences and narrow screens, a heatmap per head (heatmaps-view.js); over it the story in one line and
+// the key (legend.js); under it the relation list (relations-list.js) and the capacity curve (capacity-curve.js).
 
-import { emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
+import { ARC_TOKEN_LIMIT, arcsFit } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
 import { HeadChips } from "../../lib/head-chips.js";
 import { headMatrices } from "../../lib/figure-tools.js";
@@ -14,19 +15,24 @@ import { clear } from "../../lib/svg.js";
 import { TokenFocus } from "../../lib/token-focus.js";
 import { format, parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
-import { drawArcsView } from "./arcs-view.js";
 import { CapacityCurve } from "./capacity-curve.js";
 import { drawHeatmapsView } from "./heatmaps-view.js";
+import { lanesLayout } from "./lanes-layout.js";
+import { drawLanesView, emphasiseLanes, morphFrom } from "./lanes-view.js";
+import { drawLegend } from "./legend.js";
 import { drawRelations } from "./relations-list.js";
-import { pct, plural } from "./words.js";
+import { story, verdicts } from "./verdict.js";
+import { plural } from "./words.js";
 
 const NAME = "heads-dial";
 const DEFAULT_HEADS = 3;
-const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a heatmap per head
-const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
 const PREFETCHED_SENTENCES = 50; // sentences whose every head count has been asked for, remembered
 // The figure's elements marked data-part: its controls, drawing, relation list and capacity panel.
-const PARTS = "sentence heads readout trained chips drawing note relations capacity capacity-text spread".split(" ");
+const PARTS = [
+  ..."sentence heads readout trained chips".split(" "), // the controls
+  ..."story legend hint drawing note".split(" "), // the drawing, with its story line and key over it
+  ..."relations capacity capacity-text spread".split(" "), // the panels under it
+];
 
 export class HeadsDial extends Widget {
   constructor(figure, pageData) {
@@ -51,7 +57,7 @@ export class HeadsDial extends Widget {
     if (this.state.head !== null && this.state.head > this.state.heads) this.state.head = null;
     this.focus = new TokenFocus(() => this.applyEmphasis()); // the hovered or focused word
     this.chips = new HeadChips(this.el.chips, (k) => this.update({ head: this.state.head === k + 1 ? null : k + 1 }));
-    this.arcs = []; // drawn arc paths with their head, query and base opacity, for attribute-only updates
+    this.lanes = null; // the drawn lanes (lanes-view.js): their groups, arcs, ghosts and words, for restyling
     this.heatmaps = []; // the drawn heatmaps (lib/heatmap.js), each with its head k
     this.prefetched = new Set();
     this.width = 0;
@@ -140,7 +146,7 @@ export class HeadsDial extends Widget {
 
   // ---- drawing -----------------------------------------------------------------------------------------
 
-  /** Rebuild the figure's drawing from `this.data`: chips, arcs or heatmaps, relation scores. */
+  /** Rebuild the figure's drawing from `this.data`: chips, story, key, lanes or heatmaps, relation scores. */
   redraw() {
     performance.mark(`${NAME}:redraw:start`);
     const data = this.data;
@@ -148,22 +154,31 @@ export class HeadsDial extends Widget {
     this.chips.draw(data.heads);
     const width = this.width || 640; // kept current by the ResizeObserver: reading layout here would force it
     const n = data.tokens.length;
-    const heatmap = n > ARC_TOKEN_LIMIT || width / n < MIN_ARC_SLOT;
-    this.arcs = [];
+    this.font ??= fontFamily(this.el.drawing); // read once: it forces a style calculation
+    const layout = arcsFit(n, width) ? lanesLayout(width, data.tokens, data.heads, this.font) : null;
+    // The lanes drawn before, to morph from when only the head count changed.
+    const before = this.lanes && this.lanes.heads !== data.heads && layout ? this.lanes.lanes.map((l) => l.box) : null;
+    this.lanes = null;
     this.heatmaps = [];
     clear(this.el.drawing);
-    this.font ??= fontFamily(this.el.drawing); // read once: it forces a style calculation
-    const view = { width, font: this.font, bindToken: (el, i) => this.focus.bind(el, i) };
-    let threshold = MIN_WEIGHT;
-    if (heatmap) this.heatmaps = drawHeatmapsView(this.el.drawing, data, view);
-    else ({ arcs: this.arcs, threshold } = drawArcsView(this.el.drawing, data, view));
-    this.el.drawing.dataset.mode = heatmap ? "heatmap" : "arcs";
-    this.el.note.textContent = heatmap
-      ? `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
-        "each head is a grid: a row per word asking, a column per word looked at; darker means more weight."
-      : threshold > MIN_WEIGHT
-        ? `So many heads would draw a haze of faint arcs: only weights of ${pct(threshold)} or more are drawn.`
-        : "";
+    const all = verdicts(data);
+    const view = { width, font: this.font, verdicts: all, bindToken: (el, i) => this.focus.bind(el, i) };
+    if (layout) {
+      this.lanes = drawLanesView(this.el.drawing, data, { ...view, layout });
+      this.lanes.heads = data.heads;
+      morphFrom(this.lanes, before);
+    } else {
+      this.heatmaps = drawHeatmapsView(this.el.drawing, data, view);
+    }
+    const mode = layout ? "lanes" : "heatmap";
+    this.el.drawing.dataset.mode = mode;
+    this.el.story.textContent = story(data, all);
+    drawLegend(this.el.legend, data, mode);
+    this.el.hint.textContent = `Point at a word, or tab to it, to see only its ${layout ? "arcs" : "row"}.`;
+    this.el.note.textContent = layout
+      ? ""
+      : `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
+        "each head is a grid: a row per word asking, a column per word looked at; darker means more weight.";
     this.el.note.hidden = !this.el.note.textContent;
     drawRelations(this.el.relations, data);
     this.showDial();
@@ -184,7 +199,7 @@ export class HeadsDial extends Widget {
   applyEmphasis() {
     const iso = this.state.head === null ? null : this.state.head - 1;
     const focus = this.focus.index;
-    emphasiseArcs(this.arcs, iso, focus);
+    if (this.lanes) emphasiseLanes(this.lanes, iso, focus);
     for (const map of this.heatmaps) {
       map.root.setAttribute("opacity", iso !== null && map.k !== iso ? "0.25" : "1");
       map.focusRow(focus);

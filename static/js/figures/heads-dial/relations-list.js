@@ -2,7 +2,7 @@
 // score as a number and a bar, every head's score, the relation's pairs in this sentence, and, when the server
 // finds the score borrowed from pairs another relation claims too, a note that says so.
 
-import { headColour } from "../../lib/colours.js";
+import { headColour, relationColour, relationDash } from "../../lib/colours.js";
 import { relationInfo, relationItem } from "../../lib/relations.js";
 import { clear, r1, svg } from "../../lib/svg.js";
 import { headSwatch } from "../../lib/swatch.js";
@@ -17,12 +17,16 @@ export function drawRelations(list, data) {
   const pairText = ([i, j]) => `${tokens[i]} → ${tokens[j]}`;
   for (const relation of data.relations) {
     const li = relationItem(relation.name);
+    li.querySelector(".relation__name").prepend(relationKey(relation.name));
     const result = document.createElement("div");
     result.className = "relation__result";
     li.appendChild(result);
     if (relation.best_head === null || relation.score === null) {
       result.classList.add("relation__result--none");
-      result.textContent = "No such pair in this sentence.";
+      result.textContent =
+        relation.name === "meaning"
+          ? "No such pair in this sentence: it needs a word with two senses (listed under the sentence box)."
+          : "No such pair in this sentence.";
       list.appendChild(li);
       continue;
     }
@@ -46,6 +50,25 @@ export function drawRelations(list, data) {
     if (relation.borrowed) li.appendChild(borrowedNote(relation, pairText));
     list.appendChild(li);
   }
+}
+
+/** The relation's colour and dash, as its arcs are drawn (aria-hidden: the name says it). */
+function relationKey(name) {
+  const size = { width: 24, height: 10, viewBox: "0 0 24 10" };
+  const root = svg("svg", { class: "relation__key", ...size, "aria-hidden": "true" });
+  svg(
+    "path",
+    {
+      d: "M2 5H22",
+      fill: "none",
+      stroke: relationColour(name),
+      "stroke-width": 3,
+      "stroke-dasharray": relationDash(name, 3),
+      "stroke-linecap": name === "position" ? "round" : "butt",
+    },
+    root,
+  );
+  return root;
 }
 
 /** A borrowed score explained (in "the river bank was steep" at one head, bank → river is meaning as well as
