@@ -140,10 +140,11 @@ UNREADABLE_BODY = {
 
 
 async def refused(request: Request, error: Exception) -> JSONResponse:
-    """The answer to a Refusal raised anywhere below a route: its status, and its detail made safe to encode
-    (a detail may repeat what the reader sent: a file's odd string, an unknown word)."""
+    """The answer to a Refusal raised anywhere below a route: its status, and its detail (and any fields it
+    states beside it) made safe to encode (a detail may repeat what the reader sent: a file's odd string, an
+    unknown word)."""
     assert isinstance(error, Refusal)
-    return JSONResponse({"detail": json_safe(error.detail)}, status_code=error.status)
+    return JSONResponse(json_safe({"detail": error.detail, **error.fields}), status_code=error.status)
 
 
 async def http_error(request: Request, error: Exception) -> Response:

@@ -5,8 +5,9 @@
 Each figure is the median wall time of sequential loopback requests (one client, so nothing queues). Every
 request sends a different held-out sentence of the given length (as many as there are, up to --requests), so
 every answer is computed: none comes from the server's response cache. The last line of the first table
-repeats one sentence: every answer but the first is a cache hit. The last table is the
-numpy decoding alone, in process (encoder once, then greedy steps with the cache), without HTTP or JSON.
+repeats one sentence: every answer but the first is a cache hit; the 64-word line measures the refusal of a
+sentence longer than any the model was trained on. The last table is the numpy decoding alone, in process
+(encoder once, then greedy steps with the cache), without HTTP or JSON.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.models.translator import get_translator  # noqa: E402
+from app.models.translator import TRAINED_MAX_WORDS, get_translator  # noqa: E402
 from tests.serving import app_server  # noqa: E402
 from training.parallel_corpus import heldout_pairs  # noqa: E402
 
 LENGTHS = (3, 7, 14)
-LONGEST = 64  # words: past any training sentence
+LONGEST = 64  # words: past any training sentence, so refused (422) before any decoding
 
 
 def held_out() -> list[str]:
@@ -66,7 +67,7 @@ def median_ms(call, payloads: list) -> float:  # type: ignore[no-untyped-def]
 
 def cases_of(n: int) -> dict[str, list[str]]:
     cases = {f"{length} words": sentences(length, n) for length in LENGTHS}
-    cases[f"{LONGEST} words (longer than any training sentence)"] = long_sentences(max(5, n // 4))
+    cases[f"{LONGEST} words (refused: longer than any training sentence)"] = long_sentences(max(5, n // 4))
     cases["7 words, one sentence repeated (cached)"] = sentences(7, 1) * n
     return cases
 
@@ -80,7 +81,8 @@ def measure(base: str, cases: dict[str, list[str]], n: int) -> tuple[float, dict
 
         def translate(sentence: str) -> None:
             response = client.post("/api/translate", json={"sentence": sentence})
-            if response.status_code != 200:
+            expected = 422 if len(sentence.split()) > TRAINED_MAX_WORDS else 200
+            if response.status_code != expected:
                 raise RuntimeError(f"{response.status_code}: {response.text[:200]}")
 
         for _ in range(10):  # warm up: connection, the model's first load
@@ -108,7 +110,7 @@ def main() -> None:
         baseline, served = measure(base, cases, args.requests)
 
     translator = get_translator().translator
-    computed = {name: payloads for name, payloads in cases.items() if "cached" not in name}
+    computed = {name: payloads for name, payloads in cases.items() if "words (" not in name}
     decoded = {
         name: median_ms(lambda s: translator.translate(s.split()), payloads)
         for name, payloads in computed.items()

@@ -26,7 +26,6 @@ Weights come from ``training/train_translator.py``; see ``app/weights/README.md`
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -45,7 +44,8 @@ from app.core.attention import (
     split_heads,
 )
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
-from app.refusal import UnknownWords
+from app.models.close_words import close_words
+from app.refusal import Refusal, UnknownWords
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
@@ -53,6 +53,10 @@ SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "translator.npz"
 RECORD_FILE = "translator_record.json"
 MAX_STEPS = 80  # the longest translation written, whatever the source
+# The longest English sentence among the training pairs: training/parallel_corpus.py draws 3 to 14 words
+# (MAX_WORDS there; tests/models/test_translator.py checks the two agree). Past it, the model is guessing.
+TRAINED_MAX_WORDS = 14
+VOCABULARY = "the translator's vocabulary"
 
 ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
 DECODER_PARAMETERS = (
@@ -158,12 +162,39 @@ class Translator:
 
     # ---- the encoder -------------------------------------------------------------------------------------
 
+    def unknown_words(self, words: list[str]) -> UnknownWords | None:
+        """UnknownWords naming the words outside the vocabulary, once each and in order, each with up to
+        three close known words (app/models/close_words.py); None when every word is known."""
+        unknown = list(dict.fromkeys(w for w in words if w not in self.source_index or w in SPECIALS))
+        if not unknown:
+            return None
+        suggestions = {w: close_words(w, self.words) for w in unknown}
+        return UnknownWords(unknown, VOCABULARY, suggestions, listed=True)
+
+    def check(self, words: list[str]) -> None:
+        """Refuse, before any decoding, a sentence the translator cannot honestly translate: one longer than
+        any it was trained on, or with words it does not know (both named in one refusal when both apply).
+        The refusal states its facts as fields too: ``max_words`` and ``word_count`` for the length,
+        ``unknown`` and ``suggestions`` for the words."""
+        unknown = self.unknown_words(words)
+        if len(words) <= TRAINED_MAX_WORDS:
+            if unknown:
+                raise unknown
+            return
+        detail = (
+            f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; "
+            f"this one has {len(words)}."
+        )
+        fields = {"max_words": TRAINED_MAX_WORDS, "word_count": len(words)}
+        if unknown:
+            raise Refusal(f"{detail} Also {unknown.detail}", fields={**fields, **unknown.fields})
+        raise Refusal(detail, fields=fields)
+
     def source_ids(self, words: list[str]) -> list[int]:
         """Token ids of the source words, or UnknownWords naming the others with close known words."""
-        unknown = list(dict.fromkeys(w for w in words if w not in self.source_index or w in SPECIALS))
+        unknown = self.unknown_words(words)
         if unknown:
-            suggestions = {w: difflib.get_close_matches(w, self.words, n=2, cutoff=0.8) for w in unknown}
-            raise UnknownWords(unknown, "the translator's vocabulary", suggestions)
+            raise unknown
         return [self.source_index[w] for w in words]
 
     def encode(self, ids: list[int]) -> Encoding:

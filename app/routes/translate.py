@@ -2,11 +2,11 @@
 
 import numpy as np
 from fastapi import APIRouter, Response
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
-from app.errors import BODY_TOO_LARGE, refusal_doc
-from app.models.translator import Translation, Translator
+from app.errors import BODY_TOO_LARGE, ErrorAnswer
+from app.models.translator import TRAINED_MAX_WORDS, Translation, Translator
 from app.schemas import TranslateRequest, TranslateResponse, TranslateStep, TranslatorAbout
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
@@ -21,10 +21,52 @@ def as_sentence(target: list[str], source_text: str) -> str:
     return text[:1].upper() + text[1:] + (FRENCH_SPACE_BEFORE.get(end, "") if text else "")
 
 
+class TranslateRefusal(ErrorAnswer):
+    """A 422 of /api/translate: ``detail`` says what to fix; a sentence the translator refuses also states
+    its facts as fields (each absent when it does not apply)."""
+
+    unknown: list[str] | None = Field(
+        default=None, description="the words outside the translator's vocabulary, once each, in order"
+    )
+    suggestions: dict[str, list[str]] | None = Field(
+        default=None,
+        description="for each unknown word, up to three close words of the vocabulary, the closest first "
+        "(edit distance; possibly none)",
+    )
+    max_words: int | None = Field(
+        default=None, description="the longest sentence (in words) the translator was trained on"
+    )
+    word_count: int | None = Field(default=None, description="how many words the refused sentence has")
+
+
+REFUSALS = f"""
+
+**Refused before any decoding** (422, with a `detail` sentence):
+
+- words outside the translator's vocabulary (`GET /api/translate/about` lists it): named, each with close
+  known words, as in `not in the translator's vocabulary: apel (did you mean apple?)`; the answer also has
+  `unknown` (the words) and `suggestions` (`{{"apel": ["apple"]}}`);
+- a sentence longer than any the translator was trained on ({TRAINED_MAX_WORDS} words): `The translator was
+  trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 20.`, with `max_words` and
+  `word_count`;
+- no words, or more than the page's sentence limit.
+
+A sentence both too long and with unknown words gets one answer that names both."""
+
+
 @router.post(
     "",
     response_model=TranslateResponse,
-    responses={413: BODY_TOO_LARGE, 422: refusal_doc("no words, too many, or words outside the vocabulary")},
+    responses={
+        413: BODY_TOO_LARGE,
+        422: {
+            "model": TranslateRefusal,
+            "description": "unknown words (with suggestions), a sentence longer than the translator was "
+            "trained on, no words, or too many",
+        },
+    },
+    description="Translate English to French greedily, one token a step, with each step's self- and "
+    "cross-attention." + REFUSALS,
 )
 def translate(
     body: TranslateRequest, model: TranslatorDep, settings: SettingsDep, cache: CacheDep
@@ -34,6 +76,7 @@ def translate(
         body.sentence, settings.max_sentence_chars, settings.max_sentence_tokens, ("body", "sentence")
     )
     words = sentence.lower_words
+    model.translator.check(words)  # unknown words or a sentence past the training length: refused here
 
     def answer() -> bytes:  # serialised once, then kept as bytes
         result = model.translator.translate(words)

@@ -7,8 +7,11 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.models.translator import TRAINED_MAX_WORDS
+from tests.browser.conftest import watched
 from tests.browser.generator_arcs import assert_cross_arcs, assert_self_arcs, drawing
-from tests.browser.pages import open_figure, query_params, sideways_scroll
+from tests.browser.pages import STALE, open_figure, query_params, sideways_scroll
+from tests.browser.test_readable_text import MEASURE, MIN_PX, WIDTHS
 
 DEFAULT_SOURCE = ["the", "river", "bank", "was", "steep"]
 DEFAULT_TARGET = ["la", "rive", "était", "escarpée"]
@@ -163,7 +166,7 @@ def test_self_arcs_never_reach_forward_on_a_longer_sentence(watched_page):
         assert_self_arcs(figure, slot)
 
 
-def test_pause_and_step_from_the_keyboard(watched_page):
+def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page):
     page, _ = watched_page
     figure = open_generator(page)
     sentence = figure.get_by_role("textbox", name="Sentence")
@@ -174,32 +177,82 @@ def test_pause_and_step_from_the_keyboard(watched_page):
     pause = button(figure, "Pause")
     expect(pause).to_be_focused()
     page.keyboard.press("Space")
-    expect(pause).to_have_attribute("aria-pressed", "true")
+    # Paused, the button says what it does next: its text and its accessible name become Resume.
+    resume = button(figure, "Resume")
+    expect(resume).to_be_focused()
+    expect(resume).to_have_text("▶ Resume")
+    expect(resume).to_have_attribute("aria-disabled", "false")
+    expect(pause).to_have_count(0)
     paused_at = int(progress(figure).get_attribute("aria-valuenow"))
     assert 1 <= paused_at < 4
     expect(figure.locator("[data-part=progress-text]")).to_contain_text("paused")
     page.wait_for_timeout(1000)  # paused: no word is written meanwhile
     expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at))
 
+    page.keyboard.press("Tab")  # Step back
+    expect(button(figure, "Step back")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at - 1))
+    assert query_params(page).get("gen_step", "0") == str(paused_at - 1)
     page.keyboard.press("Tab")  # Step
     expect(button(figure, "Step")).to_be_focused()
     page.keyboard.press("Enter")
-    expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at + 1))
-    expect(pause).to_have_attribute("aria-pressed", "true")
-    assert query_params(page)["gen_step"] == str(paused_at + 1)
+    expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at))
+    assert query_params(page)["gen_step"] == str(paused_at)
+    expect(resume).to_be_visible()  # still paused, words still to write
 
-    pause.focus()
-    page.keyboard.press("Space")  # resume
+    resume.focus()
+    page.keyboard.press("Space")  # writes on from the word shown
     expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
-    expect(pause).to_have_attribute("aria-pressed", "false")
-    expect(pause).to_have_attribute("aria-disabled", "true")
+    expect(pause).to_have_attribute("aria-disabled", "true")  # nothing left to write
     expect(button(figure, "Step")).to_have_attribute("aria-disabled", "true")
+    expect(button(figure, "Step back")).to_have_attribute("aria-disabled", "false")
 
     # Generate again starts over from the first word.
     button(figure, "Generate").click()
     expect(pause).to_have_attribute("aria-disabled", "false")
     expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
     assert_cross_arcs(figure, 4)
+
+
+def test_step_back_shows_the_previous_steps_state(watched_page):
+    page, watch = watched_page
+    figure = open_generator(page, "?gen_step=4")
+    answer = translate(page)
+    last = answer["layers"] - 1
+    title = figure.locator("[data-part=readout-title]")
+    expect(title).to_contain_text("“escarpée” (the word just written, 4 of 4)")
+    back = button(figure, "Step back")
+    back.click()
+    expect(progress(figure)).to_have_attribute("aria-valuetext", "step 3 of 4")
+    assert query_params(page)["gen_step"] == "3"
+    expect(figure.locator("[data-part=translation]")).to_have_text("La rive était …")
+    expect(written_words(figure)).to_have_text(DEFAULT_TARGET[:3])
+    expect(french_word(figure, 4)).to_have_attribute("visibility", "hidden")
+    expect(title).to_contain_text("“était” (the word just written, 3 of 4)")
+    assert_cross_arcs(figure, 3)  # the arcs follow: the third word's
+    assert_numbers(figure, "cross-row", DEFAULT_SOURCE, mean_row(answer["steps"][2]["cross"][last]))
+    # In self mode too, and down to nothing written, where Step back stops.
+    mode_radio(figure, "self").check()
+    back.focus()
+    page.keyboard.press("Enter")
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "2")
+    assert assert_self_arcs(figure, 2)
+    assert_numbers(figure, "self-row", ["⟨s⟩", "la"], mean_row(answer["steps"][1]["self"][last]))
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "0")
+    expect(written_words(figure)).to_have_count(0)
+    expect(back).to_have_attribute("aria-disabled", "true")
+    page.keyboard.press("Enter")  # a disabled step does nothing
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "0")
+    # From nothing written, Generate starts; a word in, Resume writes on from there.
+    expect(button(figure, "Pause")).to_have_attribute("aria-disabled", "true")
+    button(figure, "Step").click()
+    button(figure, "Resume").click()
+    expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    assert sum("/api/translate" in u and "/about" not in u for u in watch.api_requests) == 1
 
 
 def test_a_link_opens_at_step_3_in_self_mode(watched_page):
@@ -310,30 +363,135 @@ def test_hover_or_focus_shows_a_words_cross_attention_as_numbers(watched_page):
     expect(title).to_contain_text("“escarpée” (the word under focus, 4 of 4)")
 
 
-def test_an_unknown_word_shows_the_servers_suggestion(watched_page):
+def stale_note(figure: Locator) -> Locator:
+    return figure.get_by_role("status").filter(has_text="Dimmed below")
+
+
+def test_typing_without_enter_marks_the_french_stale_and_says_what_to_do(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page)
+    generate(figure)
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.press_sequentially(" and")  # typed, no Enter
+    translation = figure.locator("[data-part=translation]")
+    expect(translation).to_have_text("")  # the old French is no longer the current one
+    expect(stale_note(figure)).to_have_text(
+        "Not yet translated: press ▶ Generate or Enter. "
+        "Dimmed below: the French for “the river bank was steep”."
+    )
+    for part in ("drawing", "readout", "translation-line"):
+        expect(figure.locator(f"[data-part={part}]")).to_have_class(STALE)
+    for name in ("Step back", "Step", "Pause"):  # nothing steps through a translation of another sentence
+        expect(button(figure, name)).to_have_attribute("aria-disabled", "true")
+    assert query_params(page).get("gen_sentence") is None  # the URL still holds what is shown
+
+    sentence.fill("  the river  bank was steep ")  # back to the sentence shown: fresh again
+    expect(translation).to_have_text(DEFAULT_TRANSLATION)
+    expect(stale_note(figure)).to_have_count(0)
+    expect(figure.locator("[data-part=drawing]")).not_to_have_class(STALE)
+
+    sentence.fill("the farmer sold the horse")
+    expect(figure.locator("[data-part=drawing]")).to_have_class(STALE)
+    button(figure, "Generate").click()
+    expected = translate(page, "the farmer sold the horse")
+    expect(translation).to_have_text(expected["translation"])
+    expect(figure.locator(".gen-token--source .token__text")).to_have_text(expected["source"])
+    expect(figure.locator("[data-part=drawing]")).not_to_have_class(STALE)
+    expect(stale_note(figure)).to_have_count(0)
+
+
+def test_an_unknown_word_shows_suggestions_and_no_old_french_as_current(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_generator(page)
-    answer = page.request.post("/api/translate", data={"sentence": "the rivr bank was steep"})
+    generate(figure)
+    answer = page.request.post("/api/translate", data={"sentence": "the apel was red"})
     assert answer.status == 422
-    detail = answer.json()["detail"]
-    assert "did you mean river" in detail
+    refusal = answer.json()
+    assert refusal["suggestions"] == {"apel": ["apple"]}
     sentence = figure.get_by_role("textbox", name="Sentence")
-    sentence.fill("the rivr bank was steep")
-    button(figure, "Generate").click()
+    sentence.fill("the apel was red")
+    sentence.press("Enter")
     error = figure.get_by_role("alert")
-    expect(error).to_have_text(detail)
-    expect(figure.locator("[data-part=drawing]")).to_have_class(re.compile(r"\bis-stale\b"))
+    expect(error).to_have_text(refusal["detail"])
+    expect(error).to_contain_text("apel (did you mean apple?)")
+    translation = figure.locator("[data-part=translation]")
+    expect(translation).to_have_text("")  # "La rive était escarpée" is not shown as this sentence's French
+    expect(stale_note(figure)).to_have_text(
+        "Not translated. Dimmed below: the French for “the river bank was steep”."
+    )
+    expect(figure.locator("[data-part=drawing]")).to_have_class(STALE)
     expect(figure).not_to_have_attribute("aria-busy", "true")
-    assert query_params(page)["gen_sentence"] == "the rivr bank was steep"
+    assert query_params(page)["gen_sentence"] == "the apel was red"
 
-    sentence.fill("the farmer sold the horse")
+    # The suggestion is a button that puts the word in the sentence and translates it.
+    apple = figure.get_by_role("group", name="Close words the translator knows").get_by_role(
+        "button", name="Replace apel with apple"
+    )
+    expect(apple).to_have_text("apple")
+    apple.click()
+    expect(sentence).to_have_value("the apple was red")
+    expected = translate(page, "the apple was red")
+    expect(translation).to_have_text(expected["translation"])
+    expect(error).to_be_hidden()
+    expect(apple).to_have_count(0)
+    expect(figure.locator("[data-part=drawing]")).not_to_have_class(STALE)
+    expect(figure.locator(".gen-token--source .token__text")).to_have_text(expected["source"])
+
+
+def test_an_unknown_word_on_a_fresh_page_shows_only_the_refusal(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_figure(page, "generator", "?gen_sentence=The+Apel+was+red")
+    error = figure.get_by_role("alert")
+    expect(error).to_contain_text("apel (did you mean apple?)")
+    expect(figure.locator("svg.gen-svg")).to_have_count(0)  # nothing drawn, so nothing old to mistake
+    figure.get_by_role("button", name="Replace apel with apple").click()
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("The Apple was red")
+    expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"^La pomme"))
+
+
+def test_a_sentence_longer_than_the_training_is_named_with_the_trained_length(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_generator(page)
+    words = ("the dog of the farmer was happy and " * 3).split()[:20]
+    sentence = figure.get_by_role("textbox", name="Sentence")
+    sentence.fill(" ".join(words))
+    sentence.press("Enter")
+    error = figure.get_by_role("alert")
+    expect(error).to_have_text(
+        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 20."
+    )
+    expect(figure.locator("[data-part=translation]")).to_have_text("")
+    expect(figure.get_by_role("group", name="Close words the translator knows")).to_be_hidden()
+    expect(figure.locator("[data-part=drawing]")).to_have_class(STALE)
+    # Cut to the trained length, it is translated.
+    sentence.fill(" ".join(words[:TRAINED_MAX_WORDS]))
     sentence.press("Enter")
     expect(error).to_be_hidden()
-    expected = translate(page, "the farmer sold the horse")
-    expect(figure.locator("[data-part=translation]")).to_have_text(expected["translation"])
-    expect(figure.locator(".gen-token--source .token__text")).to_have_text(expected["source"])
-    expect(figure.locator("[data-part=drawing]")).not_to_have_class(re.compile(r"\bis-stale\b"))
+    expect(figure.locator(".gen-token--source .token__text")).to_have_count(TRAINED_MAX_WORDS)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_figure_4s_text_is_11_px_or_more_mid_generation_and_when_refused(browser, server, width):
+    """Every visible text of figure 4 while it writes, paused mid-way, and with a refusal and its
+    suggestions shown, measured as tests/browser/test_readable_text.py measures the article."""
+    with watched(browser, server, WIDTHS[width]) as (page, watch):
+        watch.expected_console.append("status of 422")
+        figure = open_generator(page)
+        button(figure, "Generate").click()
+        expect(progress(figure)).not_to_have_attribute("aria-valuenow", "0")
+        button(figure, "Pause").click()
+        texts = [t for t in page.evaluate(MEASURE) if t["part"] == "generator"]
+        sentence = figure.get_by_role("textbox", name="Sentence")
+        sentence.fill("the apel was red")
+        sentence.press("Enter")
+        expect(figure.get_by_role("button", name="Replace apel with apple")).to_be_visible()
+        texts += [t for t in page.evaluate(MEASURE) if t["part"] == "generator"]
+        assert any("Dimmed below" in t["text"] for t in texts) and any(t["text"] == "apple" for t in texts)
+        small = sorted({(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01})
+        assert not small, small
 
 
 def test_the_about_note_gives_the_held_out_figures(watched_page):

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from app.models.translator import BOS, TranslatorModel, get_translator
-from app.refusal import UnknownWords
+from app.models.translator import BOS, TRAINED_MAX_WORDS, TranslatorModel, get_translator
+from app.refusal import Refusal, UnknownWords
 from training.evaluation import alignment_hits, measure
-from training.parallel_corpus import heldout_pairs
+from training.parallel_corpus import MAX_WORDS, heldout_pairs, training_pairs
 
 SENTENCES = [
     "the river bank was steep",
@@ -98,8 +98,35 @@ def test_unknown_words_are_listed_with_close_known_words(model: TranslatorModel)
         model.translator.translate("the rivr bank was zzzz steep rivr".split())
     assert error.value.words == ["rivr", "zzzz"]
     assert str(error.value) == (
-        "not in the translator's vocabulary: rivr (did you mean river or rivers?), zzzz"
+        "not in the translator's vocabulary: rivr (did you mean river, driver or rivers?), zzzz"
     )
+    assert error.value.fields == {
+        "unknown": ["rivr", "zzzz"],
+        "suggestions": {"rivr": ["river", "driver", "rivers"], "zzzz": []},
+    }
+
+
+def test_the_trained_length_is_the_longest_training_sentence(model: TranslatorModel) -> None:
+    """The limit the translator refuses past is the corpus's, and the training pairs reach it."""
+    pairs = training_pairs(model.record["training_pairs"])
+    assert TRAINED_MAX_WORDS == MAX_WORDS == max(len(p.english) for p in pairs)
+
+
+def test_check_refuses_past_the_trained_length_and_names_both_problems(model: TranslatorModel) -> None:
+    t = model.translator
+    t.check(("the dog " * 7).split())  # 14 words: answered
+    with pytest.raises(Refusal) as error:
+        t.check(("the dog " * 8).split())
+    assert error.value.detail == (
+        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 16."
+    )
+    assert error.value.fields == {"max_words": TRAINED_MAX_WORDS, "word_count": 16}
+    with pytest.raises(Refusal) as error:
+        t.check(("the apel " * 8).split())
+    also = ". Also not in the translator's vocabulary: apel (did you mean apple?)"
+    assert error.value.detail.endswith(also)
+    assert error.value.fields["suggestions"] == {"apel": ["apple"]}
+    assert error.value.fields["word_count"] == 16
 
 
 def test_alignment_hits_reads_the_argmax_of_each_aligned_row() -> None:

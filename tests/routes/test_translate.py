@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.models.translator import MAX_STEPS
+from app.models.translator import MAX_STEPS, TRAINED_MAX_WORDS
 
 
 def test_the_default_sentence_step_by_step(client: TestClient) -> None:
@@ -51,12 +51,46 @@ def test_case_and_punctuation(client: TestClient) -> None:
     assert body["translation"] == "Elle a vu la vieille grue sur le quai."
 
 
-def test_the_longest_sentence_is_answered(client: TestClient) -> None:
-    words = ("the dog of the farmer was happy and " * 10).split()[:64]
+def test_the_longest_trained_sentence_is_answered(client: TestClient) -> None:
+    words = ("the dog of the farmer was happy and " * 2).split()[:TRAINED_MAX_WORDS]
     body = client.post("/api/translate", json={"sentence": " ".join(words)}).json()
-    assert len(body["source"]) == 64 and len(body["steps"]) <= MAX_STEPS
+    assert len(body["source"]) == TRAINED_MAX_WORDS and len(body["steps"]) <= MAX_STEPS
     for t, step in enumerate(body["steps"]):
         assert np.array(step["self"]).shape[-1] == t + 1
+
+
+def test_a_sentence_past_the_trained_length_is_refused_naming_both_lengths(client: TestClient) -> None:
+    """Once cut off silently (64 words went through); now refused before decoding, with the trained length."""
+    words = ("the dog of the farmer was happy and " * 10).split()[:20]
+    response = client.post("/api/translate", json={"sentence": " ".join(words)})
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; "
+        "this one has 20.",
+        "max_words": TRAINED_MAX_WORDS,
+        "word_count": 20,
+    }
+
+
+def test_an_unknown_word_gets_close_known_words_as_text_and_as_a_field(client: TestClient) -> None:
+    response = client.post("/api/translate", json={"sentence": "the apel was red"})
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "not in the translator's vocabulary: apel (did you mean apple?)",
+        "unknown": ["apel"],
+        "suggestions": {"apel": ["apple"]},
+    }
+
+
+def test_too_long_with_unknown_words_names_both(client: TestClient) -> None:
+    sentence = "the apel of the farmer was happy and the dog of the farmer was happy and zorblax"
+    body = client.post("/api/translate", json={"sentence": sentence}).json()
+    assert body["detail"] == (
+        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 17. "
+        "Also not in the translator's vocabulary: apel (did you mean apple?), zorblax"
+    )
+    assert body["suggestions"] == {"apel": ["apple"], "zorblax": []}
+    assert body["unknown"] == ["apel", "zorblax"] and body["word_count"] == 17
 
 
 @pytest.mark.parametrize(
@@ -64,13 +98,26 @@ def test_the_longest_sentence_is_answered(client: TestClient) -> None:
     [
         (
             "the rivr bank was steep",
-            "not in the translator's vocabulary: rivr (did you mean river or rivers?)",
+            "not in the translator's vocabulary: rivr (did you mean river, driver or rivers?)",
         ),
         (
             "the zorblax bank was stepe",
-            "not in the translator's vocabulary: zorblax, stepe (did you mean steep?)",
+            "not in the translator's vocabulary: zorblax, stepe (did you mean steep, see or sleep?)",
         ),
         ("the bank's door", "not in the translator's vocabulary: bank's (did you mean banks or bank?)"),
+    ],
+)
+def test_unknown_words_get_a_422_that_names_them(client: TestClient, sentence: str, detail: str) -> None:
+    response = client.post("/api/translate", json={"sentence": sentence})
+    assert response.status_code == 422
+    body = response.json()
+    assert body["detail"] == detail
+    assert set(body) == {"detail", "unknown", "suggestions"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "detail"),
+    [
         ("?!", "sentence has no words: type at least one word"),
         ("the " * 65, "sentence has 65 words; at most 64 are allowed"),
     ],
@@ -104,3 +151,13 @@ def test_about_gives_the_record_for_the_page(client: TestClient) -> None:
 def test_both_endpoints_are_in_the_openapi_document(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert "post" in paths["/api/translate"] and "get" in paths["/api/translate/about"]
+
+
+def test_the_openapi_document_describes_both_refusals(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    post = document["paths"]["/api/translate"]["post"]
+    assert f"at most {TRAINED_MAX_WORDS} words" in post["description"]
+    assert "did you mean apple?" in post["description"]
+    schema = post["responses"]["422"]["content"]["application/json"]["schema"]
+    refusal = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    assert {"detail", "unknown", "suggestions", "max_words", "word_count"} <= set(refusal["properties"])

@@ -6,6 +6,11 @@
 // (arcs-view.js) and of the numbers around it (readout.js). Playing and stepping (playback.js), the Attention
 // mode, the layer and head choices (controls.js) and a hover only rewrite attributes of what was built. The
 // maths is all the server's, the heads' average included; the model's record fills the About panel (about.js).
+//
+// What is shown always matches the Sentence box: once the box holds another sentence than the one translated,
+// or the translator refused the sentence asked for, the French line is emptied, the drawing and its numbers
+// are dimmed and a cue says whose translation they are and what to do. A refusal of unknown words offers the
+// server's close known words as buttons (suggest.js).
 
 import { onSchemeChange } from "../../lib/colours.js";
 import { TokenFocus } from "../../lib/token-focus.js";
@@ -17,15 +22,20 @@ import { ArcsView } from "./arcs-view.js";
 import { buildChoices, chipHead, layerHint, showChoices } from "./controls.js";
 import { Playback } from "./playback.js";
 import { Readout } from "./readout.js";
-import { exportView, MODES } from "./view.js";
+import { replaceWord, Suggestions } from "./suggest.js";
+import { exportView, MODES, quote } from "./view.js";
 
 const NAME = "generator";
 const MAX_STEP = 999; // the URL's step is clamped to the translation's length once it is known
 // The figure's elements marked data-part (the Attention radios, several, are found apart).
 const PARTS = [
-  ..."sentence generate pause step progress progress-text translation layers layer-hint chips drawing".split(" "),
-  ..."note readout-title cross-row self-row about-text".split(" "),
+  ..."sentence generate pause pause-label pause-icon step-back step progress progress-text".split(" "),
+  ..."translation translation-line stale-note suggest layers layer-hint chips drawing".split(" "),
+  ..."note readout readout-title cross-row self-row about-text".split(" "),
 ];
+
+/** A sentence as compared with the box: spaces collapsed (the server reads words, not spacing). */
+const squash = (text) => text.trim().replace(/\s+/g, " ");
 
 export class Generator extends Widget {
   constructor(figure, pageData) {
@@ -48,10 +58,13 @@ export class Generator extends Widget {
     this.loading = false; // a translation is being fetched
     this.focus = new TokenFocus(() => this.render()); // the French slot (1..step) under the pointer or focus
     this.drawn = null; // the translation the drawing was built for
+    this.drawnSentence = null; // the sentence it translates, as it was sent
+    this.stale = false; // what is shown is not the translation of the sentence in the box
     this.width = null; // the drawing's width, watched from start()
     this.playback = new Playback(this, this.el);
     this.arcs = new ArcsView(this.el.drawing, this.focus);
     this.readout = new Readout(this.el);
+    this.suggestions = new Suggestions(this.el.suggest, (word, by) => this.replace(word, by));
   }
 
   start() {
@@ -63,8 +76,10 @@ export class Generator extends Widget {
         this.generate();
       }
     });
+    sentence.addEventListener("input", () => this.syncStale());
     generate.addEventListener("click", () => this.generate());
     pause.addEventListener("click", () => this.playback.togglePause());
+    this.el.stepBack.addEventListener("click", () => this.playback.stepBack());
     step.addEventListener("click", () => this.playback.stepOnce());
     for (const radio of this.modes) {
       radio.addEventListener("change", () => radio.checked && this.update({ mode: radio.value }));
@@ -118,38 +133,85 @@ export class Generator extends Widget {
   /** ▶ Generate: (re)translate the sentence in the box if it changed, then write it from the first word. */
   generate() {
     const text = this.el.sentence.value.trim();
+    this.suggestions.clear();
     if (!text) {
       this.errors.show("Type a sentence: at least one English word.");
+      this.syncStale();
       return;
     }
     this.playback.stop();
     this.focus.index = null; // quietly: the translation's drawing follows
-    this.setState({ sentence: text, step: 0 });
+    this.setState({ sentence: text }); // and step 0 once translated: a refusal leaves the old drawing as it was
     this.translate({ play: true });
   }
 
   // ---- data --------------------------------------------------------------------------------------------
 
+  /** A suggestion was chosen: `by` replaces `word` in the Sentence box, and the new sentence is generated. */
+  replace(word, by) {
+    const box = this.el.sentence;
+    box.value = replaceWord(box.value, word, by);
+    this.el.generate.focus(); // the suggestion buttons go; the focus stays in the figure
+    this.generate();
+  }
+
   /** POST the sentence (answered at once when seen before) and draw the translation; `play` writes it out. */
   translate({ play }) {
-    const request = { url: "/api/translate", body: { sentence: this.state.sentence } };
-    const fail = (message) => {
+    const sentence = this.state.sentence;
+    const request = { url: "/api/translate", body: { sentence } };
+    const fail = (message, error) => {
       this.playback.stop();
       this.fail(message);
+      this.suggestions.show(error?.body);
+      this.syncStale();
     };
     this.load(
       request,
       (data) => {
+        this.suggestions.clear();
+        this.drawnSentence = sentence;
+        if (play) this.setState({ step: 0 });
         this.show(data);
+        this.syncStale();
         if (play) this.playback.play();
       },
       { fail },
     );
   }
 
+  /**
+   * Compare what is shown with the Sentence box: stale when a translation is drawn but the box holds another
+   * sentence, or the sentence asked for was refused. Stale, the French line is emptied, the drawing, the
+   * progress and the numbers are dimmed, playback holds, and the cue says whose French is dimmed and what to
+   * do; the drawing itself stays, for comparison.
+   */
+  syncStale() {
+    const shown = this.drawn ? this.drawnSentence : null;
+    const refused = this.errors.visible;
+    const differs = shown !== null && squash(this.el.sentence.value) !== squash(shown);
+    const stale = shown !== null && (refused || differs);
+    const { drawing, translationLine, note, readout, progress, staleNote } = this.el;
+    for (const el of [drawing, translationLine, note, readout, progress.parentElement]) {
+      el.classList.toggle("is-stale", stale);
+    }
+    const dimmed = `Dimmed below: the French for ${quote(shown)}.`;
+    const todo = refused
+      ? "Not translated."
+      : this.loading
+        ? "Translating…"
+        : "Not yet translated: press ▶ Generate or Enter.";
+    const cue = stale ? `${todo} ${dimmed}` : "";
+    if (staleNote.textContent !== cue) staleNote.textContent = cue; // a live region: said once, not per key
+    if (stale === this.stale) return;
+    this.stale = stale;
+    if (stale) this.playback.stop();
+    this.render();
+  }
+
   setBusy(busy) {
     this.loading = busy;
     super.setBusy(busy);
+    this.syncStale(); // the cue says a translation is on its way
   }
 
   show(data) {
@@ -198,6 +260,7 @@ export class Generator extends Widget {
     const focused = this.focus.index !== null;
     this.arcs.render(this.state, shown, focused);
     this.readout.show(this.drawn, this.state, shown, focused);
+    if (this.stale) this.el.translation.textContent = ""; // the cue beside it says why
   }
 }
 
@@ -206,6 +269,6 @@ export function start(figure, pageData) {
   const widget = new Generator(figure, pageData);
   widget.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
-  figure.exportData = () => exportView(widget.drawn, widget.state);
+  figure.exportData = () => exportView(widget.stale ? null : widget.drawn, widget.state);
   return widget;
 }

@@ -1,5 +1,7 @@
-// Figure 4's playback: ▶ Generate writes one French word every STEP_MS, ❚❚ Pause holds it, Step › writes one
-// word by hand (pausing a run first, so the reader takes over); the progress bar says how far it got.
+// Figure 4's playback: ▶ Generate writes one French word every STEP_MS; ❚❚ Pause holds it and becomes
+// ▶ Resume, which writes on from the word shown; ‹ Step back and Step › move one word by hand (pausing a run
+// first, so the reader takes over); the progress bar says how far it got. Nothing plays or steps while the
+// figure's translation is stale (the Sentence box holds another sentence) or loading.
 
 import { setAttrs } from "../../lib/svg.js";
 
@@ -8,14 +10,14 @@ export const STEP_MS = 400; // one French word every 0.4 s
 export class Playback {
   /**
    * `figure`: the widget whose words are written, read through `figure.data` (the translation, or null),
-   * `figure.state.step`, `figure.loading` and `figure.setStep(step)`; `el`: its parts pause, step, progress
-   * and progressText.
+   * `figure.state.step`, `figure.loading`, `figure.stale` and `figure.setStep(step)`; `el`: its parts pause,
+   * pauseLabel, pauseIcon, stepBack, step, progress and progressText.
    */
   constructor(figure, el) {
     this.figure = figure;
     this.el = el;
-    this.run = false; // a generation is under way (playing or paused)
-    this.paused = false;
+    this.run = false; // a generation is under way (writing, or paused by the reader)
+    this.playing = false; // words are being written, one every STEP_MS
     this.timer = null;
   }
 
@@ -23,11 +25,26 @@ export class Playback {
     return this.figure.data?.steps.length ?? 0;
   }
 
+  get step() {
+    return Math.min(this.figure.state.step, this.count);
+  }
+
+  /** A translation is shown that matches the Sentence box, and nothing is loading. */
+  get ready() {
+    const f = this.figure;
+    return Boolean(f.data) && !f.loading && !f.stale;
+  }
+
+  /** Resume writes on: held mid-run, or on a word short of the end (after stepping back, or from a link). */
+  get canResume() {
+    return !this.playing && this.ready && this.step < this.count && (this.run || this.step > 0);
+  }
+
   /** Write the translation from the current step on, a word at a time. */
   play() {
     if (!this.count) return;
     this.run = true;
-    this.paused = false;
+    this.playing = true;
     this.tick();
   }
 
@@ -43,49 +60,59 @@ export class Playback {
     this.timer = setTimeout(() => this.tick(), STEP_MS);
   }
 
+  /** End the run where it is. */
   stop() {
-    clearTimeout(this.timer);
-    this.timer = null;
+    this.hold();
     this.run = false;
-    this.paused = false;
     this.show();
   }
 
+  /** Stop writing but keep the run (Resume goes on from here). */
+  hold() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.playing = false;
+  }
+
+  /** Pause or Resume: the button's one action, named for what it does next. */
   togglePause() {
-    if (!this.run) return;
-    if (this.paused) {
-      this.paused = false;
-      this.tick();
-    } else {
-      clearTimeout(this.timer);
-      this.paused = true;
+    if (this.playing) {
+      this.hold();
+      this.show();
+    } else if (this.canResume) {
+      this.play();
     }
-    this.show();
   }
 
   /** One word on; a running generation pauses first, so the reader takes over. */
   stepOnce() {
-    const { data, loading, state } = this.figure;
-    if (!data || loading || state.step >= this.count) return;
-    if (this.run && !this.paused) {
-      clearTimeout(this.timer);
-      this.paused = true;
-    }
-    this.figure.setStep(state.step + 1);
+    if (!this.ready || this.figure.state.step >= this.count) return;
+    this.hold();
+    this.figure.setStep(this.figure.state.step + 1);
     if (this.figure.state.step >= this.count) this.stop();
   }
 
-  /** The buttons' states and the progress bar. */
+  /** One word back: the drawing and the numbers show the step before; a running generation pauses first. */
+  stepBack() {
+    if (!this.ready || this.step <= 0) return;
+    this.hold();
+    this.figure.setStep(this.step - 1);
+  }
+
+  /** The buttons' names and states, and the progress bar. */
   show() {
     const n = this.count;
-    const s = Math.min(this.figure.state.step, n);
-    const { pause, step, progress, progressText } = this.el;
-    pause.setAttribute("aria-disabled", String(!this.run));
-    pause.setAttribute("aria-pressed", String(this.run && this.paused));
-    step.setAttribute("aria-disabled", String(!this.figure.data || this.figure.state.step >= n));
+    const s = this.step;
+    const { pause, pauseLabel, pauseIcon, stepBack, step, progress, progressText } = this.el;
+    const resume = !this.playing && this.canResume;
+    pauseLabel.textContent = resume ? "Resume" : "Pause";
+    pauseIcon.textContent = resume ? "▶ " : "❚❚ ";
+    pause.setAttribute("aria-disabled", String(!(this.playing || resume)));
+    stepBack.setAttribute("aria-disabled", String(!this.ready || s <= 0));
+    step.setAttribute("aria-disabled", String(!this.ready || s >= n));
     setAttrs(progress, { "aria-valuemax": n, "aria-valuenow": s, "aria-valuetext": `step ${s} of ${n}` });
     progress.style.setProperty("--done", n ? String(s / n) : "0");
-    const paused = this.run && this.paused ? " · paused" : "";
+    const paused = this.run && !this.playing ? " · paused" : "";
     progressText.textContent = this.figure.data ? `step ${s} of ${n}${paused}` : "";
   }
 }

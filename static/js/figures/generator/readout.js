@@ -3,6 +3,7 @@
 // shown. Built once per answer; each view only rewrites their text.
 
 import { element } from "../../lib/dom.js";
+import { rowFocus } from "../../lib/row-words.js";
 import { attentionRow, capitalise, layerIndex, quote, START, viewText, weightText } from "./view.js";
 
 /** One cell of a number row: the word, its weight and a bar as long as the weight. */
@@ -84,13 +85,15 @@ export class Readout {
     const mode = state.mode;
     const row = attentionRow(data, state, mode, shown);
     const words = mode === "cross" ? source : [START, ...target];
-    const best = row.indexOf(Math.max(...row));
+    const focus = rowFocus(row);
     const layer = `layer ${layerIndex(data, state) + 1}`;
     const who =
       state.head === null ? `${layer}, averaged over its ${data.heads} heads,` : `${layer}'s head ${state.head}`;
-    const writing =
-      `To write ${quote(target[shown - 1])}, ${who} looked most at ${quote(words[best])} ` +
-      `(${weightText(row[best])}).`;
+    const writing = focus.even
+      ? `To write ${quote(target[shown - 1])}, ${who} spread its attention evenly ` +
+        `(about ${weightText(focus.share)} on each of ${focus.count} words).`
+      : `To write ${quote(target[shown - 1])}, ${who} looked most at ${quote(words[focus.j])} ` +
+        `(${weightText(focus.w)}).`;
     const how =
       mode === "cross"
         ? "Each arc runs from the French word being written up to an English word it reads; the thicker " +
