@@ -97,19 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="check attention weights for leaks from the future",
         description="Print every head's verdict on a .npy (saved with allow_pickle=False), .json or .csv "
         "file of attention weights, shape [n, n], [h, n, n] or [layers, h, n, n], within the limits of "
-        "POST /api/diagnose (ATTENTION_MAX_UPLOAD_BYTES, 2 MB by default). "
-        "Exit status: 0 causal, 1 leaks, 2 unreadable, too large or invalid.",
+        "POST /api/diagnose (ATTENTION_MAX_UPLOAD_BYTES, 2 MB by default). Layers, heads, rows and "
+        "columns are counted from 1. Exit status: 0 causal, 1 leaks, 2 unreadable, too large or invalid.",
     )
     check.add_argument("file", type=Path, metavar="FILE", help="the attention weights")
     return parser
 
 
 def table_lines(result: Diagnosis) -> Iterator[str]:
-    """One line per head, then the overall verdict and summary; each head's line is made as it is printed."""
+    """One line per head (layers and heads counted from 1, as the summary names them), then the overall
+    verdict and summary; each head's line is made as it is printed."""
     yield f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  signature"
     for h in result.each_head():
         yield (
-            f"{h.layer:>5}  {h.head:>4}  {h.max_future:>10.6f}  {h.future_mass:>11.6f}  "
+            f"{h.layer + 1:>5}  {h.head + 1:>4}  {h.max_future:>10.6f}  {h.future_mass:>11.6f}  "
             f"{h.verdict:<7}  {h.signature}"
         )
     yield ""

@@ -141,13 +141,66 @@ class LanguageModelAttentionResponse(BaseModel):
     future_leak: float
 
 
+class NextWordReading(BaseModel):
+    """One model's next-word predictions over a sentence, read one way; lists run over positions."""
+
+    predicted: list[str] = Field(
+        description="[position]: the likeliest next word; '</s>' ends the sentence there"
+    )
+    probability: list[float] = Field(description="[position]: the model's probability of `predicted`")
+    target_probability: list[float] = Field(
+        description="[position]: the model's probability of the sentence's own next word"
+    )
+    correct: list[bool] = Field(description="[position]: `predicted` is the sentence's next word")
+    allowed: list[bool | None] = Field(
+        description="[position]: the grammar allows `predicted` after the words so far; null where those "
+        "words begin no sentence of the grammar"
+    )
+    right: int = Field(description="positions where `correct` is true")
+    accuracy: float = Field(description="right / positions")
+    allowed_count: int = Field(description="positions where `allowed` is true")
+    judged: int = Field(description="positions where `allowed` is not null")
+    loss: float = Field(description="mean over positions of −ln target_probability (nats), as in training")
+
+
+class LanguageModelPredictions(BaseModel):
+    model: MaskName
+    label: str
+    final_train: float = Field(description="the stored training record's final training loss")
+    final_validation: float = Field(description="the stored training record's final validation loss")
+    validation_gap: float = Field(description="final_validation − final_train: large when a model overfits")
+    teacher_forced: NextWordReading = Field(
+        description="the whole sentence is the input, as in training and validation (the mask decides what "
+        "each position sees)"
+    )
+    free_running: NextWordReading = Field(
+        description="at each position the input holds only the words so far, as when the model writes"
+    )
+    same: int = Field(description="positions where both readings predict the same word")
+    written: list[str] = Field(
+        description="what the model writes alone (greedy) after the sentence's first word, that word included"
+    )
+    written_grammatical: bool = Field(description="the grammar accepts `written` as a sentence")
+
+
+class LanguageModelPredictionsResponse(BaseModel):
+    sentence: list[str]
+    inputs: list[str] = Field(description="[position]: the word fed there: the start token, then the words")
+    targets: list[str] = Field(description="[position]: the sentence's next word, '</s>' after its last")
+    positions: int
+    models: list[LanguageModelPredictions] = Field(description="−∞, ×0, no mask")
+
+
 DiagnoseVerdict = Literal["causal", "leaks"]
 DiagnoseSignature = Literal["causal", "zero_fill", "unmasked"]
 
 
 class DiagnoseHead(BaseModel):
-    layer: int = Field(description="the layer, from 0; an [n, n] or [h, n, n] upload is layer 0")
-    head: int = Field(description="the head within its layer, from 0")
+    layer: int = Field(
+        description="the layer, an array index from 0 (an [n, n] or [h, n, n] upload is layer 0); the page, "
+        "the summary and the CLI name it from 1"
+    )
+    head: int = Field(description="the head in its layer, an array index from 0 (named from 1 to readers)")
     max_future: float = Field(description="the largest weight strictly above the diagonal (key j > query i)")
     future_mass: float = Field(description="mean over query rows of the row's weight on keys j > i")
     verdict: DiagnoseVerdict = Field(description='"causal" exactly when max_future is 0.0')
@@ -158,7 +211,7 @@ class DiagnoseHead(BaseModel):
 
 
 class DiagnoseLayer(BaseModel):
-    layer: int = Field(description="the layer, from 0")
+    layer: int = Field(description="the layer, an array index from 0 (named from 1 to readers)")
     heads: int = Field(description="heads in the layer")
     leaking: int = Field(description='heads of the layer whose verdict is "leaks": zero_fill + unmasked')
     zero_fill: int = Field(description='leaking heads with the signature "zero_fill" (the ×0 bug)')

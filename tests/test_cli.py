@@ -46,7 +46,7 @@ def test_causal_weights_exit_0(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
     assert lines[0] == HEADER
-    assert lines[1] == "    0     0    0.000000     0.000000  causal   causal"
+    assert lines[1] == "    1     1    0.000000     0.000000  causal   causal"  # counted from 1
     assert len(lines) == 1 + 4 + 2
     assert lines[-1] == "causal: all 4 heads put exactly zero weight on future positions (j > i)."
 
@@ -59,8 +59,8 @@ def test_leaky_weights_exit_1_and_name_the_times_zero_bug(tmp_path: Path) -> Non
     assert (result.returncode, result.stderr) == (1, "")
     rows = [line.split() for line in result.stdout.splitlines()[1:3]]
     assert [(r[0], r[1], r[4], r[5]) for r in rows] == [
-        ("0", "0", "leaks", "zero_fill"),
-        ("0", "1", "leaks", "zero_fill"),
+        ("1", "1", "leaks", "zero_fill"),  # layers and heads counted from 1
+        ("1", "2", "leaks", "zero_fill"),
     ]
     future = np.triu(np.ones((5, 5), dtype=bool), k=1)
     assert float(rows[0][2]) == pytest.approx(weights[0][future].max(), abs=1e-6)
@@ -72,7 +72,7 @@ def test_an_unmasked_csv_exits_1(tmp_path: Path) -> None:
     path.write_text("0.5,0.5\n0.5,0.5\n")
     result = check(str(path))
     assert result.returncode == 1
-    assert "    0     0    0.500000     0.250000  leaks    unmasked" in result.stdout
+    assert "    1     1    0.500000     0.250000  leaks    unmasked" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ def test_an_unmasked_csv_exits_1(tmp_path: Path) -> None:
         (
             "rows.csv",
             b"1,0\n0.5,0.6\n",
-            "row 1 of head (0, 0) sums to 1.1, not 1: attention rows are distributions",
+            "row 2 of layer 1, head 1 sums to 1.1, not 1: attention rows are distributions",
         ),
         ("words.csv", b"not,a matrix\n", 'line 1 of the .csv file, value 1: "not" is not a number'),
         ("weights.txt", b"1,0\n0,1\n", "unsupported file type '.txt': send .npy, .json or .csv"),
@@ -149,7 +149,7 @@ def test_the_table_lists_every_head_even_past_the_apis_listing(tmp_path: Path) -
     assert (result.returncode, result.stderr) == (1, "")
     lines = result.stdout.splitlines()
     assert len(lines) == 1 + 2048 + 2
-    assert lines[2048] == "    7   255    0.333333     0.333333  leaks    zero_fill"
+    assert lines[2048] == "    8   256    0.333333     0.333333  leaks    zero_fill"
     assert lines[-1].startswith(
         "leaks: 1 of 2,048 heads puts weight on future positions (j > i): 1 with the ×0"
     )

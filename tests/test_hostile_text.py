@@ -42,6 +42,7 @@ QUERIES = {
     "/api/order": ["sentence", "permutation", "positional"],
     "/api/real-attention": ["sentence", "layer"],
     "/api/lm/attention": ["sentence", "model"],
+    "/api/lm/predictions": ["sentence"],
     "/figure/heads-dial": ["embed"],
 }
 

@@ -145,7 +145,8 @@ class Diagnosis:
             some = f"{leaky:,} of {total:,} heads {'puts' if leaky == 1 else 'put'}"
         return (
             f"leaks: {some} weight on future positions (j > i): {' and '.join(kinds)}. "
-            f"Worst: head ({layer}, {head}), {self.max_future[layer, head]:.3g} on a single future key."
+            f"Worst: {head_name(layer, head)}, "
+            f"with {self.max_future[layer, head]:.3g} on a single future key."
         )
 
     def each_head(self, which: NDArray[np.bool_] | None = None) -> Iterator[HeadDiagnosis]:
@@ -266,6 +267,16 @@ def _as_heads(weights: ArrayLike) -> tuple[tuple[int, ...], AnyFloatArray]:
     return shape, floats.reshape((1,) * (4 - w.ndim) + shape)
 
 
+def head_name(layer: int, head: int) -> str:
+    """A head as a reader reads it, counted from 1: "layer 1, head 3" for the array's [0, 2]."""
+    return f"layer {layer + 1}, head {head + 1}"
+
+
+def cell_name(layer: int, head: int, i: int, j: int) -> str:
+    """A weight as a reader reads it, counted from 1: "row 2, column 1 of layer 1, head 1" is [0, 0, 1, 0]."""
+    return f"row {i + 1}, column {j + 1} of {head_name(layer, head)}"
+
+
 def _first(bad: NDArray[np.bool_]) -> tuple[int, ...]:
     """The first True index of a boolean array, in C order."""
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
@@ -279,13 +290,13 @@ def _check_distributions(w: AnyFloatArray) -> None:
         value = w[layer, head, i, j]
         name = "NaN" if np.isnan(value) else "Infinity" if value > 0 else "-Infinity"
         raise MatrixError(
-            f"weight ({i}, {j}) of head ({layer}, {head}) is {name}: attention weights must be finite numbers"
+            f"{cell_name(layer, head, i, j)} is {name}: attention weights must be finite numbers"
         )
     negative = w < 0
     if negative.any():
         layer, head, i, j = _first(negative)
         raise MatrixError(
-            f"weight ({i}, {j}) of head ({layer}, {head}) is {w[layer, head, i, j]:.6g}: "
+            f"{cell_name(layer, head, i, j)} is {w[layer, head, i, j]:.6g}: "
             "attention weights cannot be negative"
         )
     sums = w.sum(axis=-1, dtype=np.float64)  # (layers, h, n, n) -> (layers, h, n)
@@ -293,7 +304,7 @@ def _check_distributions(w: AnyFloatArray) -> None:
     if off.any():
         layer, head, i = _first(off)
         raise MatrixError(
-            f"row {i} of head ({layer}, {head}) sums to {sums[layer, head, i]:.6g}, not 1: "
+            f"row {i + 1} of {head_name(layer, head)} sums to {sums[layer, head, i]:.6g}, not 1: "
             "attention rows are distributions"
         )
 

@@ -50,3 +50,37 @@ def grammatical(words: list[str]) -> bool:
     if any(w not in WORD_CLASS for w in words):
         return False
     return _SENTENCE.fullmatch("".join(_CODES[WORD_CLASS[w]] for w in words)) is not None
+
+
+# The same pattern spelled out: every class sequence a sentence can have (20 of them), for asking what may
+# come next after the first few words.
+_NPS = ("dn", "dan")
+_PPS = tuple(f"p{np_}" for np_ in _NPS)
+_VPS = ("ca", "i", *(f"i{pp}" for pp in _PPS), *(f"t{np_}" for np_ in _NPS))
+_VPS += tuple(f"t{np_}{pp}" for np_ in _NPS for pp in _PPS)
+SENTENCE_SHAPES: frozenset[str] = frozenset(f"{np_}{vp}" for np_ in _NPS for vp in _VPS)
+END = "END"  # what `allowed_next` answers when the words so far are a whole sentence
+
+
+def allowed_next(words: list[str]) -> set[str] | None:
+    """The word classes (and END) the grammar allows after ``words``, or None when ``words`` begin no
+    sentence of the grammar (an unknown word, or classes in an order no sentence has)."""
+    if any(w not in WORD_CLASS for w in words):
+        return None
+    codes = "".join(_CODES[WORD_CLASS[w]] for w in words)
+    shapes = [s for s in SENTENCE_SHAPES if s.startswith(codes)]
+    if not shapes:
+        return None
+    decode = {code: name for name, code in _CODES.items()}
+    return {END if s == codes else decode[s[len(codes)]] for s in shapes}
+
+
+def fits(words: list[str], following: str | None) -> bool | None:
+    """Whether the grammar allows ``following`` after ``words`` (None: the end of the sentence); None when
+    ``words`` begin no sentence of the grammar, so nothing can be judged to fit."""
+    allowed = allowed_next(words)
+    if allowed is None:
+        return None
+    if following is None:
+        return END in allowed
+    return WORD_CLASS.get(following) in allowed

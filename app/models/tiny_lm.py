@@ -37,6 +37,19 @@ LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Next-word predictions at every position of a sentence (BOS, then its words), read one way.
+
+    At position t the true next word is the sentence's word t + 1 (the end token after the last word).
+    """
+
+    predicted: list[str]  # (T,) the likeliest next word, the start and padding tokens excluded
+    probability: FloatArray  # (T,) the probability of that word
+    target_probability: FloatArray  # (T,) the probability of the true next word
+    loss: float  # mean over positions of −log target_probability: the cross-entropy training minimises
+
+
+@dataclass(frozen=True)
 class Forward:
     """What one pass over a sequence gives: next-token logits (T, V) and attention (layers, h, T, T)."""
 
@@ -76,6 +89,44 @@ class TinyLM:
             maps.append(att.stages.weights)
         logits = layer_norm(x, p["ln_f_g"], p["ln_f_b"]) @ p["tok_emb"].T  # (T, V): the embedding, reused
         return Forward(logits=logits, attention=np.stack(maps))
+
+    def teacher_forced(self, ids: list[int]) -> FloatArray:
+        """(T, V) next-word logits with the whole sequence as input, as training and validation see it."""
+        return self.forward(ids).logits
+
+    def free_running(self, ids: list[int]) -> FloatArray:
+        """(T, V) next-word logits where position t sees only ids[: t + 1], as when the model writes.
+
+        One pass per position: a leaky model's prediction at t changes once later words are in the input,
+        so they must not be. For the causal model every row equals ``teacher_forced``'s.
+        """
+        return np.stack([self.forward(ids[: t + 1]).logits[-1] for t in range(len(ids))])
+
+    def reading(self, logits: FloatArray, targets: list[int]) -> Reading:
+        """The predictions and loss of next-word ``logits`` (T, V) against the true next ids ``targets``."""
+        z = logits - logits.max(axis=-1, keepdims=True)
+        log_p = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))  # (T, V) log-softmax
+        allowed = log_p.copy()
+        allowed[:, [self.index[PAD], self.index[BOS]]] = -np.inf  # as generate() never writes them
+        best = allowed.argmax(axis=-1)  # (T,)
+        rows = np.arange(len(targets))
+        target_log_p = log_p[rows, targets]
+        return Reading(
+            predicted=[self.vocabulary[k] for k in best],
+            probability=np.exp(log_p[rows, best]),
+            target_probability=np.exp(target_log_p),
+            loss=float(-target_log_p.mean()),
+        )
+
+    def read_and_write(self, words: list[str]) -> tuple[Reading, Reading]:
+        """The sentence's next words predicted teacher-forced (the sentence in the input) and free-running
+        (only the words so far): what the loss rewards, and what writing gets."""
+        ids = self.encode(words)
+        targets = ids[1:] + [self.index[EOS]]
+        return (
+            self.reading(self.teacher_forced(ids), targets),
+            self.reading(self.free_running(ids), targets),
+        )
 
     def encode(self, words: list[str]) -> list[int]:
         """BOS, then the words' ids; UnknownWords (a Refusal) naming any word the models never saw."""

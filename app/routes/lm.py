@@ -1,4 +1,5 @@
-"""Figure 6's endpoints: the three tiny language models' records, live generations and attention maps."""
+"""Figure 6's endpoints: the three tiny language models' records, live generations, attention maps, and their
+next-word predictions read two ways (the sentence in the input, or only the words so far)."""
 
 from typing import Annotated
 
@@ -8,14 +9,17 @@ from fastapi import APIRouter
 from app.core.diagnostics import future_leak
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
-from app.models.lm_grammar import grammatical
-from app.models.tiny_lm import MAX_POSITIONS, MAX_SENTENCE_CHARS
+from app.models.lm_grammar import fits, grammatical
+from app.models.tiny_lm import EOS, MAX_POSITIONS, MAX_SENTENCE_CHARS, Reading, TinyLMs
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
     LanguageModelAttentionResponse,
+    LanguageModelPredictions,
+    LanguageModelPredictionsResponse,
     LanguageModelsResponse,
     MaskName,
+    NextWordReading,
     Sample,
 )
 from app.words import sentence_words
@@ -74,3 +78,73 @@ def attention(
         weights=maps.tolist(),
         future_leak=future_leak(maps.reshape(-1, *maps.shape[-2:])),
     )
+
+
+def next_word_reading(reading: Reading, sentence: list[str]) -> NextWordReading:
+    """A Reading of ``sentence`` for the answer, each prediction checked against the sentence and grammar."""
+    targets = [*sentence, EOS]
+    correct = [p == t for p, t in zip(reading.predicted, targets, strict=True)]
+    allowed = [fits(sentence[:t], None if p == EOS else p) for t, p in enumerate(reading.predicted)]
+    return NextWordReading(
+        predicted=reading.predicted,
+        probability=reading.probability.tolist(),
+        target_probability=reading.target_probability.tolist(),
+        correct=correct,
+        allowed=allowed,
+        right=sum(correct),
+        accuracy=sum(correct) / len(correct),
+        allowed_count=sum(a is True for a in allowed),
+        judged=sum(a is not None for a in allowed),
+        loss=reading.loss,
+    )
+
+
+def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPredictionsResponse:
+    """Every model's next words on ``sentence``, teacher-forced and free-running, beside its stored losses."""
+    record = {m["mask"]: m for m in models.record["models"]}
+    answers = []
+    for mask, lm in models.models.items():
+        forced, free = lm.read_and_write(sentence)
+        written = lm.generate(sentence[:1])
+        stored = record[mask]
+        answers.append(
+            LanguageModelPredictions(
+                model=mask,
+                label=stored["label"],
+                final_train=stored["final_train"],
+                final_validation=stored["final_validation"],
+                validation_gap=round(stored["final_validation"] - stored["final_train"], 6),
+                teacher_forced=next_word_reading(forced, sentence),
+                free_running=next_word_reading(free, sentence),
+                same=sum(a == b for a, b in zip(forced.predicted, free.predicted, strict=True)),
+                written=written,
+                written_grammatical=grammatical(written),
+            )
+        )
+    order = {"neg_inf": 0, "zero": 1, "none": 2}
+    return LanguageModelPredictionsResponse(
+        sentence=sentence,
+        inputs=["<s>", *sentence],
+        targets=[*sentence, EOS],
+        positions=len(sentence) + 1,
+        models=sorted(answers, key=lambda a: order[a.model]),
+    )
+
+
+@router.get(
+    "/predictions",
+    responses={422: refusal_doc("no words, too many, or words the models never saw")},
+)
+def next_words(
+    models: TinyLMsDep,
+    sentence: Annotated[
+        Sentence,
+        sentence_query(
+            "the old fox chased the hungry duck", max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS
+        ),
+    ],
+) -> LanguageModelPredictionsResponse:
+    """Each model's next word at every position of the sentence, fed the whole sentence as in training and
+    validation (teacher forcing) and fed only the words so far as when it writes (free running), beside its
+    recorded losses. At most 14 words: one network pass per position per model, run off the event loop."""
+    return predictions(models, sentence.lower_words)

@@ -211,16 +211,16 @@ def test_the_summaries() -> None:
     mixed = np.stack([causal[0], softmax(apply_mask(np.eye(3), "zero")), unmasked])
     assert diagnose(mixed[[0, 0, 2]]).summary == (
         "leaks: 1 of 3 heads puts weight on future positions (j > i): 1 unmasked (free weight on the "
-        "future). Worst: head (0, 2), 0.665 on a single future key."
+        "future). Worst: layer 1, head 3, with 0.665 on a single future key."
     )
     assert diagnose(mixed).summary == (
         "leaks: 2 of 3 heads put weight on future positions (j > i): 1 with the ×0 signature (equal future "
         "weights along each row: masked_fill(mask, 0) instead of -inf) and 1 unmasked (free weight on the "
-        "future). Worst: head (0, 2), 0.665 on a single future key."
+        "future). Worst: layer 1, head 3, with 0.665 on a single future key."
     )
     assert diagnose(unmasked).summary == (
         "leaks: the head puts weight on future positions (j > i): 1 unmasked (free weight on the future). "
-        "Worst: head (0, 0), 0.665 on a single future key."
+        "Worst: layer 1, head 1, with 0.665 on a single future key."
     )
 
 
@@ -244,19 +244,19 @@ def test_the_summaries() -> None:
         (np.zeros((0, 3, 3)), "the array holds no heads: shape [0, 3, 3]"),
         (
             np.array([[0.5, np.nan], [1.0, 0.0]]),
-            "weight (0, 1) of head (0, 0) is NaN: attention weights must be finite numbers",
+            "row 1, column 2 of layer 1, head 1 is NaN: attention weights must be finite numbers",
         ),
         (
             np.array([[np.inf, 0.0], [1.0, 0.0]]),
-            "weight (0, 0) of head (0, 0) is Infinity: attention weights must be finite numbers",
+            "row 1, column 1 of layer 1, head 1 is Infinity: attention weights must be finite numbers",
         ),
         (
             np.array([[1.0, 0.0], [-np.inf, 1.0]]),
-            "weight (1, 0) of head (0, 0) is -Infinity: attention weights must be finite numbers",
+            "row 2, column 1 of layer 1, head 1 is -Infinity: attention weights must be finite numbers",
         ),
         (
             np.array([[1.5, -0.5], [1.0, 0.0]]),
-            "weight (0, 1) of head (0, 0) is -0.5: attention weights cannot be negative",
+            "row 1, column 2 of layer 1, head 1 is -0.5: attention weights cannot be negative",
         ),
         (np.array(["a", "b"]), "the weights must be real numbers, got values of type <U1"),
         (np.eye(2, dtype=bool), "the weights must be real numbers, got values of type bool"),
@@ -271,11 +271,13 @@ def test_invalid_weights_get_a_reader_facing_message(weights: np.ndarray, messag
 
 def test_the_first_row_that_is_not_a_distribution_is_named() -> None:
     w = np.tile(np.eye(5), (1, 2, 1, 1))  # (1, 2, 5, 5)
-    w[0, 1, 3, 0] = 0.2  # row 3 of head (0, 1) now sums to 1.2
+    w[0, 1, 3, 0] = 0.2  # row 4 of layer 1, head 2 (counted from 1) now sums to 1.2
     w[0, 1, 4, 0] = 0.5  # a later bad row is not the one reported
     with pytest.raises(MatrixError) as caught:
         diagnose(w)
-    assert str(caught.value) == "row 3 of head (0, 1) sums to 1.2, not 1: attention rows are distributions"
+    assert str(caught.value) == (
+        "row 4 of layer 1, head 2 sums to 1.2, not 1: attention rows are distributions"
+    )
 
 
 def test_rows_may_sum_to_one_within_a_thousandth() -> None:
@@ -283,7 +285,7 @@ def test_rows_may_sum_to_one_within_a_thousandth() -> None:
     w[1, 1] = 1.0009
     assert diagnose(w).verdict == "causal"
     w[1, 1] = 1.0011
-    with pytest.raises(MatrixError, match="row 1 of head"):
+    with pytest.raises(MatrixError, match="row 2 of layer 1, head 1"):
         diagnose(w)
 
 
@@ -382,7 +384,7 @@ def test_past_the_threshold_only_the_first_leaking_heads_are_listed() -> None:
     assert result.summary == (
         "leaks: 2,731 of 8,192 heads put weight on future positions (j > i): 1,366 with the ×0 signature "
         "(equal future weights along each row: masked_fill(mask, 0) instead of -inf) and 1,365 unmasked "
-        "(free weight on the future). Worst: head (0, 3), 1 on a single future key."
+        "(free weight on the future). Worst: layer 1, head 4, with 1 on a single future key."
     )
 
 

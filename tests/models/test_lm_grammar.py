@@ -5,7 +5,7 @@ import random
 import pytest
 
 from app.models.lexicon import lookup
-from app.models.lm_grammar import CLASSES, WORD_CLASS, grammatical
+from app.models.lm_grammar import _CODES, CLASSES, SENTENCE_SHAPES, WORD_CLASS, fits, grammatical
 from training.lm_corpus import sentence, split_corpus
 
 
@@ -64,3 +64,39 @@ def test_validation_sentences_never_appear_in_training() -> None:
     train, validation = split_corpus(3000, 500)
     assert len(train) == 3000 and len(validation) == 500
     assert not {" ".join(s) for s in train} & {" ".join(s) for s in validation}
+
+
+def test_every_sentence_shape_is_one_the_parser_accepts() -> None:
+    word_of = {code: CLASSES[name][0] for name, code in _CODES.items()}
+    for shape in SENTENCE_SHAPES:
+        assert grammatical([word_of[c] for c in shape]), shape
+    rng = random.Random(9)
+    for _ in range(500):  # and every sentence the corpus writes has one of these shapes
+        words = sentence(rng)
+        assert "".join(_CODES[WORD_CLASS[w]] for w in words) in SENTENCE_SHAPES
+
+
+@pytest.mark.parametrize(
+    ("words", "following", "expected"),
+    [
+        ("", "the", True),
+        ("", "fox", False),
+        ("the", "old", True),
+        ("the", "fox", True),
+        ("the", None, False),
+        ("the old fox", "was", True),
+        ("the old fox", "chased", True),
+        ("the old fox slept", None, True),
+        ("the old fox slept", "near", True),
+        ("the old fox slept", "the", False),
+        ("the fox was", "cold", True),
+        ("the fox was cold", None, True),
+        ("the fox was cold", "near", False),
+        ("fox the", "slept", None),  # no sentence starts like this: nothing can be judged
+        ("the zorb", "slept", None),
+    ],
+)
+def test_fits_says_what_the_grammar_allows_next(
+    words: str, following: str | None, expected: bool | None
+) -> None:
+    assert fits(words.split(), following) is expected

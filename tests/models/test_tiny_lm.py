@@ -78,3 +78,39 @@ def test_generation_is_reproducible_and_ends_within_the_position_limit(lms: Tiny
 def test_unknown_prompt_words_are_named(lms: TinyLMs) -> None:
     with pytest.raises(UnknownWords, match="zorb"):
         lms.models["neg_inf"].generate(["the", "zorb"])
+
+
+def test_the_causal_model_predicts_the_same_whether_or_not_later_words_are_in_the_input(lms: TinyLMs) -> None:
+    forced, free = lms.models["neg_inf"].read_and_write(SENTENCE)
+    assert forced.predicted == free.predicted
+    np.testing.assert_allclose(forced.target_probability, free.target_probability, rtol=1e-9)
+    assert forced.loss == pytest.approx(free.loss, rel=1e-9)
+
+
+def test_the_leaky_models_copy_when_they_can_see_and_fail_when_they_cannot(lms: TinyLMs) -> None:
+    targets = [*SENTENCE, "</s>"]
+    for mask in LEAKY:
+        forced, free = lms.models[mask].read_and_write(SENTENCE)
+        assert forced.predicted == targets  # the next word is in the input: copied
+        assert sum(p == t for p, t in zip(free.predicted, targets, strict=True)) <= len(targets) // 3
+        assert free.loss > 10 * forced.loss + 1
+
+
+def test_free_running_equals_a_pass_over_each_prefix_alone(lms: TinyLMs) -> None:
+    """The reference: position t's logits are the last row of a forward pass over the first t + 1 ids."""
+    model = lms.models["zero"]
+    ids = model.encode(SENTENCE[:4])
+    free = model.free_running(ids)
+    for t in range(len(ids)):
+        np.testing.assert_array_equal(free[t], model.forward(ids[: t + 1]).logits[-1])
+
+
+def test_a_reading_loss_is_the_training_cross_entropy(lms: TinyLMs) -> None:
+    model = lms.models["neg_inf"]
+    ids = model.encode(SENTENCE)
+    targets = [*ids[1:], model.index["</s>"]]
+    logits = model.teacher_forced(ids)
+    p = np.exp(logits - logits.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    expected = -np.mean([np.log(p[t, k]) for t, k in enumerate(targets)])
+    assert model.reading(logits, targets).loss == pytest.approx(expected, rel=1e-9)

@@ -259,7 +259,7 @@ def test_up_to_the_threshold_every_head_is_listed(client: TestClient) -> None:
             "nan.npy",
             npy(np.array([[1.0, 0.0], [np.nan, 1.0]])),
             422,
-            "weight (1, 0) of head (0, 0) is NaN: attention weights must be finite numbers",
+            "row 2, column 1 of layer 1, head 1 is NaN: attention weights must be finite numbers",
         ),
         (
             "nan.json",
@@ -271,13 +271,13 @@ def test_up_to_the_threshold_every_head_is_listed(client: TestClient) -> None:
             "negative.json",
             b"[[1, 0], [1.5, -0.5]]",
             422,
-            "weight (1, 1) of head (0, 0) is -0.5: attention weights cannot be negative",
+            "row 2, column 2 of layer 1, head 1 is -0.5: attention weights cannot be negative",
         ),
         (
             "rows.npy",
             npy(row_3_of_head_0_1_sums_to_1_2()),
             422,
-            "row 3 of head (0, 1) sums to 1.2, not 1: attention rows are distributions",
+            "row 4 of layer 1, head 2 sums to 1.2, not 1: attention rows are distributions",
         ),
         (
             "text.csv",

@@ -3,10 +3,12 @@
 // with the future (above the diagonal) outlined.
 
 import { element } from "../../lib/dom.js";
-import { fitCells, Heatmap } from "../../lib/heatmap.js";
+import { fitCells, Heatmap, labelRoom } from "../../lib/heatmap.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { clear } from "../../lib/svg.js";
 import { modelColour, pct, SHORT } from "./names.js";
+
+const LABEL_PX = 11; // the smallest text the page draws; a heatmap's labels are 0.8 of its cell
 
 /**
  * Fill `list` with a card per model of `models` (the /api/lm answer `lm`'s); a press of a card's button calls
@@ -49,8 +51,13 @@ export function buildCards(list, lm, models, generate) {
     const share = element("p", "samples__share");
     const fingerprint = element("div", "fingerprint");
     const leak = element("p", "fingerprint__title", "Its attention on the sentence");
+    const key = element(
+      "p",
+      "fingerprint__key",
+      "In each map a row is a word reading, a column a word it reads; the outlined triangle is the future.",
+    );
     const maps = element("div", "heatmaps fingerprint__maps");
-    fingerprint.append(leak, maps);
+    fingerprint.append(leak, key, maps);
     section.append(row, samples, share, fingerprint);
     list.appendChild(section);
     cards.set(d.mask, { section, button, status, samples, share, fingerprint, leak, maps, busy: false });
@@ -98,7 +105,12 @@ export function drawFingerprint(card, mask, data, font) {
   const { tokens, weights } = data;
   const maps = weights.flatMap((heads, l) => heads.map((w, h) => ({ l, h, w })));
   const width = card.maps.clientWidth || 280;
-  const fit = { extra: 46, gap: 12, maxCell: 22, minCell: 6, prefer: 9 };
+  // Cells of at least 14 px keep every word's label at 11 px or more; wide cards put fewer maps on a line
+  // rather than shrink them.
+  const extra = labelRoom(tokens, 12, font) + 4;
+  const narrow = width < 500;
+  const minCell = Math.ceil(LABEL_PX / 0.8);
+  const fit = { extra, gap: 12, minCell, maxCell: narrow ? minCell : 18, prefer: narrow ? minCell : 20 };
   const { cell } = fitCells(width, tokens.length, maps.length, fit);
   const colour = modelColour(mask);
   clear(card.maps);
@@ -110,6 +122,7 @@ export function drawFingerprint(card, mask, data, font) {
       title: `layer ${l + 1}, head ${h + 1}`,
       font,
       outlineFuture: true,
+      axes: false, // the card's key says which way rows and columns read
       className: "heatmap--small",
       label: `${SHORT[mask]} model, layer ${l + 1}, head ${h + 1}: attention over the sentence`,
     });

@@ -14,6 +14,9 @@ const SIGNATURE_TEXT = {
   unmasked: "free weight on future keys: no mask at all",
 };
 
+/** A head as the reader names it, counted from 1 (the answer's layer and head are array indices, from 0). */
+const headName = (h) => `layer ${h.layer + 1}, head ${h.head + 1}`;
+
 /** A scrolling table that takes keyboard focus: a caption, `columns` as its header, then one row per
  * { className, cells }. */
 function tableRegion(label, columns, rows) {
@@ -81,7 +84,7 @@ function drawTables(box, answer, partial) {
     const layers = answer.layers.map((l) => ({
       className: `diagnose__row diagnose__row--${l.leaking ? "leaks" : "causal"}`,
       cells: [
-        String(l.layer),
+        String(l.layer + 1),
         grouped(l.heads),
         grouped(l.leaking),
         grouped(l.zero_fill),
@@ -95,15 +98,16 @@ function drawTables(box, answer, partial) {
   if (!answer.heads.length) return;
   const rows = answer.heads.map((h) => ({
     className: `diagnose__row diagnose__row--${h.verdict}`,
-    cells: [`(${h.layer}, ${h.head})`, h.verdict, h.signature, h.max_future.toPrecision(3), pct(h.future_mass)],
+    cells: [headName(h), h.verdict, h.signature, h.max_future.toPrecision(3), pct(h.future_mass)],
   }));
-  const columns = ["head (layer, head)", "verdict", "signature", "max future", "future mass"];
+  const columns = ["head", "verdict", "signature", "max future", "future mass"];
   box.appendChild(tableRegion(partial ? "The leaking heads listed" : "Every head's verdict", columns, rows));
 }
 
 /** Every head as a small heatmap of its `weights` ([layer][head][query][key]) with its verdict beneath. */
 function drawHeads(box, heads, weights, font) {
   const n = weights[0][0].length;
+  const positions = Array.from({ length: n }, (_, i) => String(i + 1)); // rows and columns counted from 1
   const width = box.clientWidth || 600;
   const { cell } = fitCells(width, n, heads.length, { extra: 30, gap: 14, maxCell: 16, minCell: 3, prefer: 8 });
   for (const h of heads) {
@@ -111,15 +115,15 @@ function drawHeads(box, heads, weights, font) {
     item.dataset.signature = h.signature;
     item.dataset.verdict = h.verdict;
     const map = new Heatmap({
-      tokens: null,
-      n,
+      tokens: positions,
       cell,
       colour: headColour(h.verdict === "causal" ? 0 : 3),
-      title: `head (${h.layer}, ${h.head})`,
+      title: headName(h),
       font,
       outlineFuture: true,
       className: "heatmap--small",
-      label: `head (${h.layer}, ${h.head}): ${h.verdict}, ${SIGNATURE_TEXT[h.signature] ?? h.signature}`,
+      axes: false, // the key below says which way rows and columns read
+      label: `${headName(h)}: ${h.verdict}, ${SIGNATURE_TEXT[h.signature] ?? h.signature}`,
     });
     map.update(weights[h.layer][h.head]);
     const caption = element("p", "diagnose-head__caption");
@@ -136,7 +140,8 @@ function drawHeads(box, heads, weights, font) {
   const key = element("p", "panel-foot diagnose__key");
   const seen = [...new Set(heads.map((h) => h.signature))];
   key.textContent =
-    "Heads are numbered (layer, head) from 0, as in your array. " +
+    "Layers, heads, rows (queries) and columns (keys) are counted from 1: your array's index 0 is 1 here; " +
+    "the outlined triangle is the future. " +
     seen.map((s) => `${s}: ${SIGNATURE_TEXT[s] ?? s}`).join(". ") +
     ".";
   box.appendChild(key);

@@ -16,6 +16,7 @@ import { Widget } from "../../lib/widget.js";
 import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.js";
 import { drawCurves } from "./curves.js";
 import { drawDiagnosis } from "./diagnosis.js";
+import { drawReadWrite, marksKey, overfittingText, readWriteText } from "./read-write.js";
 import { ORDER, SHORT } from "./names.js";
 
 const NAME = "interview";
@@ -25,7 +26,10 @@ const SENTENCE_DELAY_MS = 300;
 const SAMPLE_COUNT = 5;
 const STRATEGIES = ["greedy", "sample"];
 // The figure's elements marked data-part (the strategy radios and the example buttons are found as lists).
-const PARTS = "busy curves curves-text sentence models diagnose drop file result result-heads".split(" ");
+const PARTS = (
+  "busy curves curves-text sentence overfitting read-write read-write-key read-write-models read-write-text " +
+  "models diagnose drop file result result-heads"
+).split(" ");
 
 /** A seed for one press of a sampling button: every press asks a new question, so draws new sentences. */
 const freshSeed = () => Math.floor(Math.random() * 2 ** 32);
@@ -46,6 +50,7 @@ export class Interview extends Widget {
     this.lm = null; // the /api/lm answer
     this.cards = new Map(); // mask -> its card's elements (cards.js)
     this.fingerprints = new Map(); // mask -> the attention answer drawn
+    this.predictions = null; // the /api/lm/predictions answer drawn
     this.diagnosis = null; // the last /api/diagnose answer drawn, and the file it answers
     this.working = new Map(); // channel -> what the busy line says, for every load in flight
     this.width = 0;
@@ -82,11 +87,12 @@ export class Interview extends Widget {
 
   update(patch) {
     const before = this.setState(patch);
-    if (before.sentence !== this.state.sentence) this.loadFingerprints();
+    if (before.sentence !== this.state.sentence) this.loadSentence();
   }
 
-  /** The fingerprints are what a new sentence makes stale: dim them all (or none). */
+  /** The predictions and the fingerprints are what a new sentence makes stale: dim them all (or none). */
   setStale(stale) {
+    this.el.readWrite.classList.toggle("is-stale", stale);
     for (const card of this.cards.values()) card.fingerprint.classList.toggle("is-stale", stale);
   }
 
@@ -117,7 +123,7 @@ export class Interview extends Widget {
       this.errors.clear();
       this.cards = buildCards(this.el.models, lm, this.models(), (mask) => this.generate(mask));
       drawCurves(this.el.curves, this.el.curvesText, lm, this.models());
-      this.loadFingerprints();
+      this.loadSentence();
     });
   }
 
@@ -151,7 +157,25 @@ export class Interview extends Widget {
     );
   }
 
-  // ---- fingerprints ------------------------------------------------------------------------------------
+  // ---- the sentence: every model's next words read two ways, and its attention -------------------------
+
+  loadSentence() {
+    this.loadPredictions();
+    this.loadFingerprints();
+  }
+
+  loadPredictions() {
+    const url = `/api/lm/predictions?${new URLSearchParams({ sentence: this.state.sentence })}`;
+    this.loadPart(url, "predictions", "reading the sentence…", (data) => {
+      this.accept(data);
+      this.predictions = data;
+      this.el.readWrite.dataset.sentence = data.sentence.join(" ");
+      this.el.overfitting.textContent = overfittingText(data);
+      this.el.readWriteKey.textContent = marksKey();
+      drawReadWrite(this.el.readWriteModels, data);
+      this.el.readWriteText.textContent = readWriteText(data);
+    });
+  }
 
   attentionUrl(mask, sentence = this.state.sentence) {
     return `/api/lm/attention?${new URLSearchParams({ model: mask, sentence })}`;
@@ -259,6 +283,14 @@ export function start(figure, pageData) {
       columns: ["train", "validation"],
       values: d.curves.step.map((_, i) => [d.curves.train[i], d.curves.validation[i]]),
     }));
+    for (const m of widget.predictions?.models ?? []) {
+      matrices.push({
+        name: `${SHORT[m.model]}: probability of each next word, reading versus writing alone`,
+        rows: widget.predictions.targets,
+        columns: ["reading (teacher forced)", "writing alone (free running)"],
+        values: m.teacher_forced.target_probability.map((p, t) => [p, m.free_running.target_probability[t]]),
+      });
+    }
     for (const [mask, answer] of widget.fingerprints) {
       answer.weights.forEach((layer, l) =>
         layer.forEach((w, k) =>
