@@ -74,6 +74,46 @@ def test_shuffle_shows_the_same_pattern_permuted(watched_page):
     assert len(seen) >= 2
 
 
+def test_restore_order_brings_the_written_order_back(watched_page):
+    """Shuffle can always come back: Restore order (by keyboard) puts every word where it was written."""
+    page, _ = watched_page
+    figure = open_order(page, "?order_sentence=the+river+bank+was+steep")
+    shuffle = figure.get_by_role("button", name="Shuffle", exact=True)
+    restore = figure.get_by_role("button", name="Restore order")
+    expect(restore).to_have_attribute("aria-disabled", "false")  # it opens reversed
+    shuffle.focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"order_perm="))
+    restore.focus()
+    page.keyboard.press("Enter")
+    expect(restore).to_have_attribute("aria-disabled", "true")
+    assert query_params(page)["order_perm"] == "0,1,2,3,4"
+    expect(restore).to_be_focused()
+    status = figure.get_by_role("status")
+    expect(status).to_contain_text(
+        "“the river bank was steep” is in its written order, so the three panels are the same. Press Shuffle."
+    )
+    shuffled = "Attention of the shuffled sentence “the river bank was steep”"
+    expect(figure.get_by_role("img", name=shuffled)).to_be_visible()
+    title = figure.locator('svg.heatmap[data-panel="shuffled"] .heatmap__title')
+    expect(title).to_have_text("shuffled (back as written)")
+    assert panel(figure, "shuffled") == panel(figure, "as written")
+    # Pressing it again changes nothing; Shuffle moves the words away again.
+    restore.press("Space")
+    expect(restore).to_have_attribute("aria-disabled", "true")
+    assert query_params(page)["order_perm"] == "0,1,2,3,4"
+    shuffle.press("Enter")
+    expect(restore).to_have_attribute("aria-disabled", "false")
+    assert query_params(page)["order_perm"] != "0,1,2,3,4"
+    expect(status).to_contain_text("just permuted")
+    # With positions on, the written order is still the written order: no difference.
+    figure.get_by_role("switch", name="Positional encoding").check()
+    expect(difference(figure)).not_to_have_text("0.0")
+    restore.click()
+    expect(difference(figure)).to_have_text("0.0")
+    expect(status).to_contain_text("is in its written order")
+
+
 def test_the_positional_switch_makes_dog_bites_man_and_man_bites_dog_differ(watched_page):
     page, _ = watched_page
     figure = open_order(page)

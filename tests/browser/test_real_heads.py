@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.conftest import watched
 from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll
 from tests.optional import missing
 
@@ -38,12 +39,18 @@ def api(page: Page, sentence: str) -> dict:
 
 
 def open_figure(page: Page, query: str = "") -> Locator:
-    """Open figure 10 alone (with `query`) and wait for its thumbnails and arcs; the figure's locator."""
+    """Open figure 10 alone (with `query`), wait for its open view (arcs or grids); the figure's locator."""
     page.goto(f"/figure/real-heads{query}")
     figure = page.locator("figure#real-heads")
-    expect(figure.locator(".real-drawing svg.arcs")).to_be_visible(timeout=FIRST_DRAW_MS)
+    expect(figure.locator(".real-drawing svg").first).to_be_visible(timeout=FIRST_DRAW_MS)
     expect(figure).not_to_have_attribute("aria-busy", "true")
     return figure
+
+
+def strongest(answer: dict) -> dict:
+    """The best head of the relation the answer's best head scores highest on: what the figure opens on."""
+    best = [r | r["best"] for r in answer["relations"] if r["best"] and r["targets"]]
+    return max(best, key=lambda r: r["score"])
 
 
 def thumbnails(figure: Locator) -> Locator:
@@ -58,8 +65,22 @@ def chip(figure: Locator, k: int) -> Locator:
     return figure.get_by_role("button", name=f"Head {k}", exact=True)
 
 
+def tokens(figure: Locator) -> Locator:
+    """The open view's tokens: the words under the arcs, or the strip over the grids."""
+    return figure.locator(".real-drawing .token, .real-drawing .real-token")
+
+
 def drawn_tokens(figure: Locator) -> list[str]:
-    return figure.locator(".real-drawing .token__text").all_text_contents()
+    return figure.locator(".real-drawing .token__text, .real-drawing .real-token").all_text_contents()
+
+
+def specials(figure: Locator) -> Locator:
+    return figure.locator(".real-drawing .token--special, .real-drawing .real-token--special")
+
+
+def grids(figure: Locator) -> Locator:
+    """The open view's grids, one per head, by their accessible names."""
+    return figure.get_by_role("img", name=re.compile(r"^Layer \d+, head \d+: "))
 
 
 def arcs(figure: Locator) -> list[dict]:
@@ -75,18 +96,33 @@ def shown_matrices(figure: Locator) -> list[list[list[float]]]:
     return figure.evaluate("f => f.exportData().matrices.map(m => m.values)")
 
 
-def test_the_figure_draws_72_thumbnails_and_opens_layer_1(watched_page, real_model):
+def test_the_figure_draws_72_thumbnails_and_opens_on_the_best_head(watched_page, real_model):
     page, _ = watched_page
     figure = open_figure(page)
+    answer = api(page, "the river bank was steep")
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the river bank was steep")
     expect(thumbnails(figure)).to_have_count(72)
     expect(figure.get_by_role("button", name="Layer 3, head 7", exact=True)).to_be_visible()
     # Painted on canvases: 72 maps cost a few hundred nodes, not one per cell.
     assert figure.evaluate("f => f.querySelectorAll('.real-grid *').length") < 300
-    expect(figure.locator(".real-drawing")).to_have_attribute("data-layer", "0")
+    # Not twelve heads of arcs on top of each other: the best head of the clearest relation, alone.
+    best = strongest(answer)
+    layer, head = best["layer"] + 1, best["head"] + 1
+    drawing = figure.locator(".real-drawing")
+    expect(drawing).to_have_attribute("data-layer", str(best["layer"]))
+    expect(drawing).to_have_attribute("data-head", str(best["head"]))
+    expect(drawing).to_have_attribute("data-mode", "arcs")
+    title = f"Layer {layer}, head {head}: the best head for {best['name']}"
+    expect(figure.get_by_role("heading", name=title)).to_have_text(
+        f"{title} in this sentence (score {best['score']:.2f})"
+    )
     expect(chips(figure)).to_have_count(12)
+    expect(chip(figure, head)).to_have_attribute("aria-pressed", "true")
+    expect(figure.get_by_role("button", name="All 12 heads")).to_have_attribute("aria-pressed", "false")
+    drawn = arcs(figure)
+    assert drawn and {a["head"] for a in drawn} == {best["head"]}
     assert drawn_tokens(figure) == DEFAULT_PIECES
-    expect(figure.locator(".real-drawing .token--special")).to_have_count(2)
+    expect(specials(figure)).to_have_count(2)
     expect(figure.get_by_role("checkbox", name="Whole words")).not_to_be_checked()
     expect(figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]")).not_to_be_checked()
     expect(figure.locator(".relation")).to_have_count(3)
@@ -95,14 +131,15 @@ def test_the_figure_draws_72_thumbnails_and_opens_layer_1(watched_page, real_mod
     assert query_params(page) == {}
 
 
-def test_a_thumbnail_opens_its_layer_as_arcs_and_a_chip_isolates_a_head(watched_page, real_model):
+def test_a_thumbnail_opens_its_head_and_all_heads_are_a_grid_each(watched_page, real_model):
     page, _ = watched_page
     figure = open_figure(page)
     answer = api(page, "the river bank was steep")
     figure.get_by_role("button", name="Layer 3, head 7", exact=True).click()
     drawing = figure.locator(".real-drawing")
     expect(drawing).to_have_attribute("data-layer", "2")
-    expect(figure.locator("[data-part=open-title]")).to_have_text("Layer 3, as arcs: head 7 picked out")
+    expect(drawing).to_have_attribute("data-head", "6")
+    expect(figure.locator("[data-part=open-title]")).to_have_text(re.compile(r"^Layer 3, head 7\b"))
     expect(chips(figure)).to_have_count(12)
     expect(chip(figure, 7)).to_have_attribute("aria-pressed", "true")
     expect(figure.get_by_role("button", name="Layer 3, head 7", exact=True)).to_have_attribute(
@@ -110,33 +147,46 @@ def test_a_thumbnail_opens_its_layer_as_arcs_and_a_chip_isolates_a_head(watched_
     )
     assert query_params(page) == {"real_layer": "3", "real_head": "7"}
     drawn = arcs(figure)
-    # Every arc is the server's weight for layer 3 (0-based 2), and the other heads are faded.
+    # Head 7 alone, at full strength, every arc the server's weight for layer 3 (0-based 2).
+    assert drawn and {a["head"] for a in drawn} == {6}
     for arc in drawn:
-        assert arc["weight"] == pytest.approx(
-            answer["attention"][2][arc["head"]][arc["query"]][arc["key"]], abs=6e-4
-        )
-        assert (arc["opacity"] >= 0.2) if arc["head"] == 6 else (arc["opacity"] <= 0.1), arc
-    assert {a["head"] for a in drawn} >= {6}
+        assert arc["weight"] == pytest.approx(answer["attention"][2][6][arc["query"]][arc["key"]], abs=6e-4)
+        assert arc["opacity"] >= 0.2, arc
 
-    figure.evaluate("f => { f.querySelector('.real-drawing .arc').__marker = 1; }")
-    head7 = chip(figure, 7)
-    head7.click()  # again: every head
-    expect(head7).to_have_attribute("aria-pressed", "false")
-    expect(figure.locator("[data-part=open-title]")).to_have_text("Layer 3, as arcs")
-    assert all(a["opacity"] > 0.1 for a in arcs(figure))
-    assert "real_head" not in query_params(page)
+    # The whole layer: a grid per head, never twelve heads of arcs piled up.
+    every = figure.get_by_role("button", name="All 12 heads")
+    every.click()
+    expect(every).to_have_attribute("aria-pressed", "true")
+    expect(chip(figure, 7)).to_have_attribute("aria-pressed", "false")
+    expect(figure.locator("[data-part=open-title]")).to_have_text("Layer 3, all 12 heads")
+    expect(drawing).to_have_attribute("data-mode", "grid")
+    expect(grids(figure)).to_have_count(12)
+    expect(figure.locator(".real-drawing svg.arcs")).to_have_count(0)
+    expect(figure.get_by_role("img", name=re.compile(r"^Layer 3, head 12: \[CLS\] "))).to_be_visible()
+    assert query_params(page) == {"real_layer": "3"}
+    cells = figure.locator(".real-drawing svg.heatmap[data-head='6'] .heatmap__cell")
+    for cell in cells.all()[:20]:
+        i, j = int(cell.get_attribute("data-query") or 0), int(cell.get_attribute("data-key") or 0)
+        assert float(cell.get_attribute("data-weight") or 0) == pytest.approx(answer["attention"][2][6][i][j])
+
+    # A chip opens its head; pressing it again goes back to the whole layer.
     chip(figure, 2).click()
     expect(chip(figure, 2)).to_have_attribute("aria-pressed", "true")
-    assert all((a["opacity"] >= 0.2) == (a["head"] == 1) for a in arcs(figure))
-    # A chip only rewrites attributes: the arcs are the same elements.
-    assert figure.evaluate("f => f.querySelector('.real-drawing .arc').__marker") == 1
+    expect(drawing).to_have_attribute("data-mode", "arcs")
+    assert {a["head"] for a in arcs(figure)} == {1}
+    chip(figure, 2).click()
+    expect(grids(figure)).to_have_count(12)
+    expect(every).to_have_attribute("aria-pressed", "true")
 
 
 def test_focusing_a_token_shows_its_arcs_alone(watched_page, real_model):
     page, _ = watched_page
     figure = open_figure(page)
+    head = strongest(api(page, "the river bank was steep"))["head"] + 1
     bank = figure.locator(".real-drawing .token[data-index='3']")
-    expect(bank).to_have_attribute("aria-label", re.compile(r"^bank, token 4 of 7: head 1 looks most at"))
+    expect(bank).to_have_attribute(
+        "aria-label", re.compile(rf"^bank, token 4 of 7: head {head} (looks most at|spreads its attention)")
+    )
     bank.focus()
     drawn = arcs(figure)
     assert any(a["query"] == 3 and a["opacity"] > 0 for a in drawn)
@@ -147,13 +197,13 @@ def test_focusing_a_token_shows_its_arcs_alone(watched_page, real_model):
 
 def test_whole_words_joins_a_words_pieces(watched_page, real_model):
     page, _ = watched_page
-    figure = open_figure(page, f"?{urlencode({'real_sentence': SPLIT})}")
+    figure = open_figure(page, f"?{urlencode({'real_sentence': SPLIT, 'real_layer': 1, 'real_head': 1})}")
     answer = api(page, SPLIT)
     pieces = answer["tokens"]
     assert len(pieces) > 6, pieces  # the word really is split
     assert drawn_tokens(figure) == pieces
     figure.get_by_role("checkbox", name="Whole words").check()
-    expect(figure.locator(".real-drawing .token")).to_have_count(6)
+    expect(tokens(figure)).to_have_count(6)
     assert drawn_tokens(figure) == ["[CLS]", "the", "unbelievably", "steep", "bank", "[SEP]"]
     expect(figure.locator(".real-grid")).to_have_attribute("data-tokens", "6")
     assert query_params(page)["real_words"] == "1"
@@ -168,17 +218,20 @@ def test_whole_words_joins_a_words_pieces(watched_page, real_model):
         for row in shown[k]:
             assert sum(row) == pytest.approx(1, abs=2e-3)
     figure.get_by_role("checkbox", name="Whole words").uncheck()
-    expect(figure.locator(".real-drawing .token")).to_have_count(len(pieces))
+    expect(tokens(figure)).to_have_count(len(pieces))
     assert "real_words" not in query_params(page)
 
 
 def test_hiding_cls_and_sep_drops_them_and_renormalises(watched_page, real_model):
     page, _ = watched_page
-    figure = open_figure(page)
+    figure = open_figure(page, "?real_layer=1")  # layer 1, all its heads: a grid each
+    expect(grids(figure)).to_have_count(12)
+    expect(specials(figure)).to_have_count(2)
     figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
-    expect(figure.locator(".real-drawing .token")).to_have_count(5)
+    expect(tokens(figure)).to_have_count(5)
     assert drawn_tokens(figure) == DEFAULT_PIECES[1:-1]
-    expect(figure.locator(".real-drawing .token--special")).to_have_count(0)
+    expect(specials(figure)).to_have_count(0)
+    expect(figure.get_by_role("img", name=re.compile(r"^Layer 1, head 1: the "))).to_be_visible()
     assert query_params(page)["real_hide"] == "1"
     answer = api(page, "the river bank was steep")
     shown = shown_matrices(figure)
@@ -209,8 +262,10 @@ def test_the_best_position_head_button_opens_that_head(watched_page, real_model)
     button.click()
     expect(figure.locator(".real-drawing")).to_have_attribute("data-layer", str(best["layer"]))
     expect(chip(figure, head)).to_have_attribute("aria-pressed", "true")
-    expected = {"real_head": str(head)} | ({"real_layer": str(layer)} if layer != 1 else {})  # 1: the default
-    assert query_params(page) == expected
+    assert query_params(page) == {"real_layer": str(layer), "real_head": str(head)}
+    expect(figure.locator("[data-part=open-title]")).to_have_text(
+        re.compile(rf"^Layer {layer}, head {head}: the best head for position\b")
+    )
     # The wording follows the relation.
     expect(figure.locator(".relation[data-relation=grammar] button")).to_have_text(
         re.compile(r"^layer \d, head \d+ links words to their grammatical partners here$")
@@ -241,7 +296,7 @@ def test_a_refused_sentence_shows_the_servers_detail_then_recovers(watched_page,
     detail = answer.json()["detail"]
     body = figure.locator("[data-part=body]")
     refused_then_recovered(figure, body, too_long, detail, "the river bank was steep and wide")
-    expect(figure.locator(".real-drawing .token")).to_have_count(9)
+    expect(tokens(figure)).to_have_count(9)
 
 
 def test_the_view_is_restored_from_the_url(watched_page, real_model):
@@ -264,8 +319,10 @@ def test_invalid_url_values_fall_back_to_defaults(watched_page, real_model):
     page, _ = watched_page
     figure = open_figure(page, "?real_layer=9&real_head=13&real_words=maybe&real_sentence=")
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the river bank was steep")
-    expect(figure.locator(".real-drawing")).to_have_attribute("data-layer", "0")
-    expect(figure.locator(".head-chip[aria-pressed=true]")).to_have_count(0)
+    best = strongest(api(page, "the river bank was steep"))  # as with no parameters at all
+    expect(figure.locator(".real-drawing")).to_have_attribute("data-layer", str(best["layer"]))
+    expect(figure.locator(".head-chip[aria-pressed=true]")).to_have_count(1)
+    expect(chip(figure, best["head"] + 1)).to_have_attribute("aria-pressed", "true")
     expect(figure.get_by_role("checkbox", name="Whole words")).not_to_be_checked()
 
 
@@ -294,13 +351,14 @@ def test_a_long_sentence_stays_fast_and_inside_the_figure(watched_page, real_mod
     page, _ = watched_page
     words = ("the old farmer saw the river bank and the boat near the house " * 5).split()[:60]
     figure = open_figure(page, f"?{urlencode({'real_sentence': ' '.join(words)})}")
-    expect(figure.locator(".real-drawing .token")).to_have_count(62)
+    expect(tokens(figure)).to_have_count(62)
+    expect(figure.locator(".real-drawing")).to_have_attribute("data-mode", "grid")
     grid = page.evaluate("performance.getEntriesByName('real-heads:grid').map(e => e.duration)")
     arcs_ms = page.evaluate("performance.getEntriesByName('real-heads:arcs').map(e => e.duration)")
     print(f"62 pieces: first draw of 72 thumbnails {grid[-1]:.1f} ms, arcs {arcs_ms[-1]:.1f} ms")
     assert figure.evaluate("f => f.querySelectorAll('*').length") < 6000
     figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
-    expect(figure.locator(".real-drawing .token")).to_have_count(60)
+    expect(tokens(figure)).to_have_count(60)
     assert sideways_scroll(page) <= 0
 
 
@@ -373,7 +431,7 @@ def test_phone_width_has_no_horizontal_scroll(phone_page, real_model):
     figure.get_by_role("checkbox", name="Hide [CLS] and [SEP]").check()
     long = " ".join(("the old farmer saw the river bank and the boat near the house " * 3).split()[:30])
     figure.get_by_role("textbox", name="Sentence").fill(long)
-    expect(figure.locator(".real-drawing .token")).to_have_count(30)
+    expect(tokens(figure)).to_have_count(30)
     expect(figure.locator(".real-drawing")).to_have_class(re.compile(r"is-scrolling"))
     assert sideways_scroll(page) <= 0
 
@@ -391,3 +449,101 @@ def test_phone_and_desktop_screenshots(shots, real_model):
     figure = open_figure(page, f"?{urlencode({'real_sentence': SPLIT, 'real_hide': 1, 'real_words': 1})}")
     figure.get_by_role("button", name=re.compile("tracks the previous word here")).click()
     shots.take(figure, "real-heads-desktop-words")
+
+
+def test_long_sentences_turn_to_grids_by_figure_1s_rule(watched_page, real_model):
+    """One rule for arcs or grids, lib/arcs.js arcsFit, shared with figure 1: past 16 tokens, or under 44 px a
+    token, a head is a grid; focusing a token picks out its row."""
+    page, _ = watched_page
+    figure = open_figure(page)
+    fits = page.evaluate(
+        """async () => {
+          const { arcsFit } = await import("/static/js/lib/arcs.js");
+          return [arcsFit(16, 16 * 44), arcsFit(17, 5000), arcsFit(10, 10 * 44 - 1), arcsFit(7, 640)];
+        }"""
+    )
+    assert fits == [True, False, False, True]
+    words = "the old farmer saw the boat near the river bank and the house".split()
+    assert len(api(page, " ".join(words[:14]))["tokens"]) == 15  # one piece a word, and the two markers
+    box = figure.get_by_role("textbox", name="Sentence")
+    drawing = figure.locator(".real-drawing")
+    box.fill(" ".join([*words, "today"]))  # 16 tokens: still arcs
+    expect(tokens(figure)).to_have_count(16)
+    expect(drawing).to_have_attribute("data-mode", "arcs")
+    expect(figure.locator("[data-part=note]")).to_be_hidden()
+    box.fill(" ".join([*words, "today", "again"]))  # 17: a grid, and the figure says why
+    expect(tokens(figure)).to_have_count(17)
+    expect(drawing).to_have_attribute("data-mode", "grid")
+    expect(figure.locator("[data-part=note]")).to_have_text(
+        "17 tokens are too many for arcs, so the head is drawn as a grid."
+    )
+    expect(grids(figure)).to_have_count(1)
+    strip = figure.get_by_role("list", name="Tokens: focus one to see only its row")
+    farmer = strip.get_by_role("listitem").nth(3)
+    expect(farmer).to_have_text("farmer")
+    expect(farmer).to_have_attribute("aria-label", re.compile(r"^farmer, token 4 of 17: head \d+ "))
+    farmer.focus()
+    dims = figure.locator(".real-drawing .heatmap__dim[visibility=visible]")
+    expect(dims).to_have_count(2)  # every row but farmer's is dimmed
+
+
+MEASURE_TEXT = """f => {
+  const px = (el) => {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    const m = el instanceof SVGElement ? el.getScreenCTM() : null;
+    return m ? size * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : size;
+  };
+  const small = [];
+  const walker = document.createTreeWalker(f, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el || el.closest("title, noscript")) continue;
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    if (px(el) < 10.95) small.push(`${node.textContent.trim().slice(0, 30)}: ${px(el).toFixed(1)} px`);
+  }
+  return small;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_text_of_the_figure_is_at_least_11_px(browser, server, real_model, width):
+    long = " ".join(("the old farmer saw the river bank and the boat near the house " * 4).split()[:40])
+    views = [
+        "",
+        "?real_layer=1",
+        f"?{urlencode({'real_sentence': long})}",
+        f"?{urlencode({'real_sentence': SPLIT})}",
+    ]
+    with watched(browser, server, {"width": width, "height": 900}) as (page, _):
+        for query in views:
+            figure = open_figure(page, query)
+            expect(figure.locator(".real-grid canvas")).to_have_count(72)
+            assert figure.evaluate(MEASURE_TEXT) == [], query
+            assert sideways_scroll(page) <= 0, query
+
+
+def test_a_head_that_spreads_evenly_is_not_said_to_look_at_a_word(watched_page):
+    """A row within a few percent of 1/n everywhere is said to be even, not to look most at its first key."""
+    page, _ = watched_page
+    page.goto("/figure/accounting")  # a page that asks the server nothing, to import the modules in
+    said = page.evaluate(
+        """async () => {
+          const { rowFocus } = await import("/static/js/lib/row-words.js");
+          const { rowWords } = await import("/static/js/figures/real-heads/open-view.js");
+          const labels = ["[CLS]", "the", "bank", "[SEP]"];
+          return [
+            rowWords([0.25, 0.25, 0.25, 0.25], 1, labels),
+            rowWords([0.26, 0.24, 0.25, 0.25], 1, labels),
+            rowWords([0.1, 0.2, 0.6, 0.1], 1, labels),
+            rowWords([0.1, 0.7, 0.1, 0.1], 1, labels),
+            rowFocus([0.5, 0.5, 0, 0]),
+            rowFocus([1, 0, 0]),
+          ];
+        }"""
+    )
+    assert said[0] == "spreads its attention evenly (about 25% on each of 4 tokens)"
+    assert said[1] == "spreads its attention evenly (about 25% on each of 4 tokens)"
+    assert said[2] == "looks most at bank (60%)"
+    assert said[3] == "looks most at itself (70%)"
+    assert said[4] == {"even": True, "share": 0.5, "count": 2}  # masked keys get exactly 0
+    assert said[5] == {"even": False, "j": 0, "w": 1}

@@ -2,6 +2,9 @@
 // it go through figure 1's trained layer; the server undoes the shuffle and reports how far the two attention
 // patterns are apart (0, up to rounding, without positions; far apart with them).
 //
+// Shuffle draws a new order; Restore order puts the words back as written (the identity, so every panel is the
+// same), from where Shuffle starts again.
+//
 // Data flows one way: state (from the URL) -> one fetch of /api/order -> draw. The maths is the server's.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
@@ -26,6 +29,9 @@ export function shuffle(n, avoid = [], random = Math.random) {
   return Array.from({ length: n }, (_, i) => n - 1 - i);
 }
 
+/** Whether `p` leaves every word where it was. */
+export const isIdentity = (p) => p.every((original, k) => original === k);
+
 /** The difference as the page writes it: "0.0" when it is rounding (below the tolerance), else 3 decimals. */
 export const formatDifference = (d, tolerance) => (d <= tolerance ? "0.0" : d.toFixed(3));
 
@@ -39,13 +45,13 @@ export class Order extends Widget {
         positional: { param: "order_positional", fallback: false, parse: parse.boolean, format: format.boolean },
         permutation: { param: "order_perm", fallback: null, parse: parsePermutation, format: (p) => p.join(",") },
       },
-      parts: ["sentence", "shuffle", "positional", "difference", "verdict-text", "drawing", "rows"],
+      parts: ["sentence", "shuffle", "restore", "positional", "difference", "verdict-text", "drawing", "rows"],
       staleOn: "drawing",
     });
   }
 
   start() {
-    const { sentence, shuffle: button, positional } = this.el;
+    const { sentence, shuffle: button, restore, positional } = this.el;
     positional.checked = this.state.positional;
     // A new sentence starts from its reversal (the server's default), not from the old sentence's shuffle.
     this.watchSentence(sentence, (text) => {
@@ -54,6 +60,10 @@ export class Order extends Widget {
     button.addEventListener("click", () => {
       const n = this.data?.tokens.length ?? 0;
       if (n) this.update({ permutation: shuffle(n, this.data.permutation) });
+    });
+    restore.addEventListener("click", () => {
+      const n = this.data?.tokens.length ?? 0;
+      if (n && !isIdentity(this.data.permutation)) this.update({ permutation: Array.from({ length: n }, (_, i) => i) });
     });
     positional.addEventListener("change", () => this.update({ positional: positional.checked }));
     onSchemeChange(() => this.data && this.draw(this.data));
@@ -89,7 +99,8 @@ export class Order extends Widget {
       {
         tokens: shuffled,
         weights: data.permuted_mean_weights,
-        title: "shuffled",
+        key: "shuffled",
+        title: isIdentity(data.permutation) ? "shuffled (back as written)" : "shuffled",
         label: `Attention of the shuffled sentence “${shuffled.join(" ")}”`,
       },
       {
@@ -104,7 +115,7 @@ export class Order extends Widget {
     for (const p of panels) {
       const map = new Heatmap({ tokens: p.tokens, cell, colour, title: p.title, font, values: true, label: p.label });
       map.update(p.weights);
-      map.root.dataset.panel = p.title;
+      map.root.dataset.panel = p.key ?? p.title;
       grid.append(map.root);
     }
     this.el.drawing.replaceChildren(grid);
@@ -113,9 +124,13 @@ export class Order extends Widget {
     this.el.difference.textContent = difference;
     this.el.difference.dataset.value = String(data.max_difference);
     this.figure.dataset.equivariant = String(data.equivariant);
-    this.el.verdictText.textContent = data.equivariant
-      ? `: “${shuffled.join(" ")}” gets the same attention as “${tokens.join(" ")}”, just permuted.`
-      : `: with positions, “${shuffled.join(" ")}” and “${tokens.join(" ")}” attend differently.`;
+    const unmoved = isIdentity(data.permutation);
+    this.el.restore.setAttribute("aria-disabled", String(unmoved));
+    this.el.verdictText.textContent = unmoved
+      ? `: “${tokens.join(" ")}” is in its written order, so the three panels are the same. Press Shuffle.`
+      : data.equivariant
+        ? `: “${shuffled.join(" ")}” gets the same attention as “${tokens.join(" ")}”, just permuted.`
+        : `: with positions, “${shuffled.join(" ")}” and “${tokens.join(" ")}” attend differently.`;
 
     const items = tokens.map((t, i) => {
       const li = document.createElement("li");

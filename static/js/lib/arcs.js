@@ -14,6 +14,11 @@ import { r1, svg, svgText } from "./svg.js";
 export const MIN_WEIGHT = 0.05; // arcs below this weight are not drawn
 export const ARC_BUDGET = 800; // past this many arcs the threshold rises in steps of 0.05: faint arcs are noise anyway
 export const FADED = 0.1; // opacity factor of the other heads when one head is isolated
+export const ARC_TOKEN_LIMIT = 16; // past this many tokens, arcs turn to mush: draw a grid (heatmap) per head
+export const MIN_ARC_SLOT = 44; // px per token below which arcs turn to mush on a narrow screen
+
+/** The page's one rule for "arcs or grids": whether `n` tokens drawn as arcs `width` px wide stay readable. */
+export const arcsFit = (n, width) => n <= ARC_TOKEN_LIMIT && width / n >= MIN_ARC_SLOT;
 
 /** Opacity and stroke width of an arc of weight w (w >= MIN_WEIGHT). */
 export const arcOpacity = (w) => Math.min(1, 0.22 + 0.78 * w);
@@ -78,11 +83,13 @@ export function drawToken(parent, o) {
  * @param {(i: number) => {className?: string, attrs?: object, title?: string|null}} [o.tokenInfo] per token:
  *   its class (default "token"), extra attributes (an aria-label, data-*), and a tooltip (default: the full
  *   label when it had to be shortened)
+ * @param {number[]} [o.headIds] the head number (0-based: colour, dash, data-head) of each of `weights`' heads;
+ *   by default their index, so one head of many can be drawn alone in its own colour
  * @returns {{root: SVGSVGElement, arcs: {path: SVGPathElement, k: number, i: number, base: number,
  *   crowd: number}[], tokens: SVGGElement[], threshold: number}} the drawing, its arcs for `emphasiseArcs`, the
  *   focusable token groups, and the weight below which arcs were left out
  */
-export function drawArcs({ tokens, weights, width, font, label, tokenInfo = () => ({}) }) {
+export function drawArcs({ tokens, weights, width, font, label, tokenInfo = () => ({}), headIds = null }) {
   const n = tokens.length;
   const h = weights.length;
   const slot = width / n;
@@ -124,25 +131,26 @@ export function drawArcs({ tokens, weights, width, font, label, tokenInfo = () =
   };
   const arcs = [];
   const arcsLayer = svg("g", { class: "arcs__layer", fill: "none", "aria-hidden": "true" }, root);
-  for (let k = 0; k < h; k++) {
+  for (let drawn = 0; drawn < h; drawn++) {
+    const k = headIds?.[drawn] ?? drawn;
     const colour = headColour(k);
     const group = svg("g", { class: "arcs__head", "data-head": k, stroke: colour }, arcsLayer);
-    const lift = h === 1 ? 0 : (k / (h - 1) - 0.5) * Math.min(10, 2 * h);
+    const lift = h === 1 ? 0 : (drawn / (h - 1) - 0.5) * Math.min(10, 2 * h);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < n; j++) {
-        const w = weights[k][i][j];
+        const w = weights[drawn][i][j];
         if (w < minWeight) continue;
         let d;
         if (i === j) {
-          const cx = x(i) + dx(k);
+          const cx = x(i) + dx(drawn);
           const top = yMid - gap + 2 - (loopH + lift * 0.5) / 0.75;
           const half = Math.min(12, slot * 0.12);
           const y0 = r1(yMid - gap);
           d = `M${r1(cx - 3)} ${y0}C${r1(cx - half)} ${r1(top)} ${r1(cx + half)} ${r1(top)} ${r1(cx + 3)} ${y0}`;
         } else {
           const back = j < i; // a key to the left: drawn above
-          const x1 = x(i) + (back ? -anchor : anchor) + dx(k);
-          const x2 = x(j) + (back ? anchor : -anchor) + dx(k);
+          const x1 = x(i) + (back ? -anchor : anchor) + dx(drawn);
+          const x2 = x(j) + (back ? anchor : -anchor) + dx(drawn);
           const y0 = back ? yMid - gap : yMid + gap;
           const c = ((rise(Math.abs(i - j)) + lift) / 0.75) * (back ? -1 : 1);
           d = arcPath(x1, y0, x2, y0, y0 + c);
@@ -249,8 +257,9 @@ export function drawRowArcs({ tokens, row, query: i, head, width: available, for
     svg("path", { d, "stroke-width": r1(0.8 + 7 * w), opacity: (0.25 + 0.75 * w).toFixed(2), "data-key": j }, arcs);
     svg("circle", { cx: r1(x(j)), cy: base, r: r1(1.5 + 4 * Math.sqrt(w)), fill: colour, stroke: "none" }, root);
   });
-  // Words are cut to what fits in their slot, at a size that shrinks with it.
-  const size = Math.max(10, Math.min(13, slot / 5));
+  // Words are cut to what fits in their slot, at a size that shrinks with it, down to 11 px like the weights
+  // under them: past that the drawing keeps its width and its card scrolls sideways (head-lab.css).
+  const size = Math.max(11, Math.min(13, slot / 5));
   const fits = Math.max(3, Math.floor(slot / (size * 0.62)));
   tokens.forEach((t, j) => {
     const cut = t.length > fits;
@@ -258,12 +267,8 @@ export function drawRowArcs({ tokens, row, query: i, head, width: available, for
     const attrs = { x: r1(x(j)), y: base + 17, "text-anchor": "middle", "font-size": r1(size), class: className };
     const word = svgText("text", cut ? `${t.slice(0, fits - 1)}…` : t, attrs, root);
     if (cut) svgText("title", t, {}, word);
-    svgText(
-      "text",
-      format(row[j]),
-      { x: r1(x(j)), y: base + 34, "text-anchor": "middle", "font-size": r1(size - 2), class: "lab-arcs__weight" },
-      root,
-    );
+    const weight = { x: r1(x(j)), y: base + 34, "text-anchor": "middle", class: "lab-arcs__weight" };
+    svgText("text", format(row[j]), { ...weight, "font-size": r1(Math.max(11, size - 2)) }, root);
   });
   return root;
 }

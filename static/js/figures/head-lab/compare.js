@@ -1,8 +1,10 @@
 // The head lab's comparison above the grids: a card per head with the chosen token's row as arcs (lib/arcs.js)
-// and where it looks most, then the tie note, written from the server's head 1 against head 2 difference.
+// and where it looks most (or that it spreads evenly, lib/row-words.js), then the tie note, written from the
+// server's head 1 against head 2 difference.
 
 import { drawRowArcs } from "../../lib/arcs.js";
 import { formatNumber } from "../../lib/matrix.js";
+import { rowFocus } from "../../lib/row-words.js";
 import { headDot } from "../../lib/swatch.js";
 
 /** Fill `compare` with a card per head of `data` for token `i` (0-based) of `tokens`. */
@@ -14,11 +16,14 @@ export function drawCompare(compare, data, tokens, i) {
     const title = document.createElement("p");
     title.className = "lab-compare__title";
     title.append(headDot(k), `Head ${k + 1}`);
-    const row = w[i];
-    const best = row.indexOf(Math.max(...row));
+    const focus = rowFocus(w[i]);
     const summary = document.createElement("p");
     summary.className = "lab-compare__summary";
-    summary.textContent = `“${tokens[i]}” looks most at “${tokens[best]}” (${formatNumber(row[best])})`;
+    summary.dataset.even = String(focus.even);
+    summary.textContent = focus.even
+      ? `“${tokens[i]}” spreads its attention evenly: about ${formatNumber(focus.share)} on each of ` +
+        `${focus.count} tokens`
+      : `“${tokens[i]}” looks most at “${tokens[focus.j]}” (${formatNumber(focus.w)})`;
     card.append(title, summary);
     return card;
   });

@@ -1,19 +1,23 @@
 // Figure 10, a real pretrained transformer (all-MiniLM-L6-v2) on the reader's sentence: a thumbnail map of each
-// of its 72 heads (6 layers x 12, thumbnails.js), one layer opened as arcs (lib/arcs.js, as in figure 1), and
-// for each relation the head that tracks it best in this sentence (relations.js).
+// of its 72 heads (6 layers x 12, thumbnails.js), for each relation the head that tracks it best in this
+// sentence (relations.js), and one head or one layer opened (open-view.js): one head as arcs while its tokens
+// fit and as a grid past that (figure 1's rule, lib/arcs.js `arcsFit`), a whole layer as a grid per head.
+// With nothing chosen in the URL the figure opens on the best head of the relation it tracks most clearly.
 //
 // Data flows one way: state (from the URL) -> one GET of /api/real-attention (every layer) -> one redraw. The
 // two view options (whole words, hide [CLS]/[SEP]) are applied here to that answer (view.js), without a new
-// request; a head chip, a hover or a focus only rewrites attributes. The model is optional: a status check
-// first, and a 503 from the answer, show how to install it instead of an error.
+// request; a head chip redraws only the open view, and a hover or a focus only rewrites attributes. The model
+// is optional: a status check first, and a 503 from the answer, show how to install it instead of an error.
 
-import { drawArcs, emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
+import { ARC_TOKEN_LIMIT, emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
 import { HeadChips } from "../../lib/head-chips.js";
+import { relationInfo } from "../../lib/relations.js";
 import { TokenFocus } from "../../lib/token-focus.js";
 import { format, parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
-import { relationItems } from "./relations.js";
+import { drawOpen, pct } from "./open-view.js";
+import { bestHeads, relationItems, strongestHead } from "./relations.js";
 import { ThumbnailGrid } from "./thumbnails.js";
 import { viewOf } from "./view.js";
 
@@ -22,9 +26,6 @@ const STATUS = "/api/real-attention/status";
 const LAYERS = 6; // all-MiniLM-L6-v2; the answer's own numbers win once it arrives
 const HEADS = 12;
 const DEBOUNCE_MS = 300;
-const MIN_SLOT = 44; // px per token below which the arcs get their own horizontal scroll (as figure 1's MIN_ARC_SLOT)
-
-const pct = (w) => `${Math.round(w * 100)}%`;
 
 /** The install command inside a 503's detail (after a colon or in backticks), or the whole detail. */
 function installCommand(detail) {
@@ -50,7 +51,8 @@ export class RealHeads extends Widget {
       limit: 12,
       schema: {
         sentence: { param: "real_sentence", fallback: pageData.defaultSentence, parse: parse.text(maxChars) },
-        layer: { param: "real_layer", fallback: 1, parse: parse.integer(1, LAYERS) },
+        // Neither: the best head of the clearest relation. A layer alone: all its heads. A head alone: layer 1's.
+        layer: { param: "real_layer", fallback: null, parse: parse.integer(1, LAYERS) },
         head: { param: "real_head", fallback: null, parse: parse.integer(1, HEADS) },
         words: { param: "real_words", fallback: false, parse: parse.boolean, format: format.boolean },
         hide: { param: "real_hide", fallback: false, parse: parse.boolean, format: format.boolean },
@@ -67,6 +69,7 @@ export class RealHeads extends Widget {
         "relations",
         "open-title",
         "chips",
+        "all-heads",
         "drawing",
         "note",
       ],
@@ -75,10 +78,29 @@ export class RealHeads extends Widget {
     this.el.controls = figure.querySelector(".real-controls");
     this.view = null; // viewOf(data, state)
     this.grid = new ThumbnailGrid(this.el.grid);
-    this.chips = new HeadChips(this.el.chips, (k) => this.update({ head: this.state.head === k + 1 ? null : k + 1 }));
+    // A chip opens its head of the open layer; pressing the open head's chip again shows the whole layer.
+    this.chips = new HeadChips(this.el.chips, (k) => {
+      const { layer, head } = this.opened();
+      this.update({ layer: layer + 1, head: head === k ? null : k + 1 });
+    });
     this.arcs = [];
-    this.focus = new TokenFocus(() => this.applyEmphasis()); // the token pointed at or focused in the arcs
+    this.heatmaps = [];
+    this.focus = new TokenFocus(() => this.applyEmphasis()); // the token pointed at or focused
     this.width = 0;
+  }
+
+  /**
+   * What is open, 0-based: `{ layer, head, auto }`, head null for the whole layer; `auto` is the relation
+   * whose best head was opened because the URL chose nothing (null otherwise).
+   */
+  opened() {
+    const { layer, head } = this.state;
+    if (layer === null && head === null) {
+      const best = this.data ? strongestHead(this.data) : null;
+      if (best) return { layer: best.layer, head: best.head, auto: best };
+      return { layer: 0, head: null, auto: null };
+    }
+    return { layer: (layer ?? 1) - 1, head: head === null ? null : head - 1, auto: null };
   }
 
   start() {
@@ -92,6 +114,7 @@ export class RealHeads extends Widget {
       const thumb = event.target.closest("button[data-layer]");
       if (thumb) this.open(Number(thumb.dataset.layer) + 1, Number(thumb.dataset.head) + 1);
     });
+    this.el.allHeads.addEventListener("click", () => this.update({ layer: this.opened().layer + 1, head: null }));
     relations.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-layer]");
       if (!button) return;
@@ -119,15 +142,12 @@ export class RealHeads extends Widget {
     if (!this.data) return;
     if (before.words !== this.state.words || before.hide !== this.state.hide) {
       this.redraw({ newView: true });
-    } else if (before.layer !== this.state.layer) {
+    } else if (before.layer !== this.state.layer || before.head !== this.state.head) {
       this.drawOpen();
-      this.applyEmphasis();
-    } else {
-      this.applyEmphasis();
     }
   }
 
-  /** Open layer `layer` (1-based) as arcs with head `head` (1-based) picked out. */
+  /** Open head `head` (1-based) of layer `layer` (1-based). */
   open(layer, head) {
     this.grid.cursor = (layer - 1) * (this.data?.heads ?? HEADS) + head - 1;
     this.update({ layer, head });
@@ -173,7 +193,8 @@ export class RealHeads extends Widget {
     if (this.state.layer > data.layers) patch.layer = 1;
     if (this.state.head !== null && this.state.head > data.heads) patch.head = null;
     if (Object.keys(patch).length) this.setState(patch);
-    this.grid.cursor = (this.state.layer - 1) * data.heads + (this.state.head ?? 1) - 1;
+    const { layer, head } = this.opened();
+    this.grid.cursor = layer * data.heads + (head ?? 0);
     this.redraw({ newView: true });
   }
 
@@ -189,72 +210,76 @@ export class RealHeads extends Widget {
     });
   }
 
-  /** The open layer as arcs, with a chip per head. */
+  /** The open head or layer (open-view.js), a chip per head of its layer, its title and its note. */
   drawOpen() {
     timed("arcs", () => {
-      const { labels, special, layers } = this.view;
-      const layer = this.state.layer;
-      const weights = layers[layer - 1];
-      const n = labels.length;
-      this.chips.draw(weights.length);
-      const room = this.width || this.el.drawing.clientWidth || 640;
-      const scroll = room / n < MIN_SLOT;
-      const drawing = drawArcs({
-        tokens: labels,
-        weights,
-        width: scroll ? Math.ceil(n * MIN_SLOT) : room,
-        font: this.tokenFont(),
-        label: `Layer ${layer}: ${n} tokens, ${weights.length} heads. Focus a token to see only its arcs.`,
-        tokenInfo: (i) => ({
-          className: special[i] ? "token token--special" : "token",
-          attrs: { "data-special": String(special[i]), "aria-label": this.tokenLabel(weights, i) },
-        }),
-      });
-      this.arcs = drawing.arcs;
+      const { layer, head, auto } = this.opened();
+      const n = this.view.labels.length;
+      const heads = this.view.layers[layer].length;
+      this.chips.draw(heads);
+      const width = this.width || this.el.drawing.clientWidth || 640;
+      this.font ??= getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
       this.focus.reset();
-      drawing.tokens.forEach((g, i) => this.focus.bind(g, i));
       const el = this.el.drawing;
-      el.replaceChildren(drawing.root);
-      el.dataset.layer = String(layer - 1);
+      el.replaceChildren();
+      const drawn = drawOpen(el, this.view, {
+        layer,
+        head,
+        width,
+        font: this.font,
+        bindToken: (g, i) => this.focus.bind(g, i),
+      });
+      this.arcs = drawn.arcs;
+      this.heatmaps = drawn.heatmaps;
+      el.dataset.layer = String(layer);
+      el.dataset.head = head === null ? "all" : String(head);
+      el.dataset.mode = drawn.mode;
       el.dataset.tokens = String(n);
-      el.classList.toggle("is-scrolling", scroll);
-      const notes = [];
-      if (drawing.threshold > MIN_WEIGHT) notes.push(`only weights of ${pct(drawing.threshold)} or more are drawn`);
-      if (scroll) notes.push("the drawing scrolls sideways");
-      this.el.note.textContent = notes.length ? `So many tokens: ${notes.join(", and ")}.` : "";
-      this.el.note.hidden = !notes.length;
+      el.classList.toggle("is-scrolling", drawn.wide);
+      this.el.openTitle.textContent = this.openTitle(layer, head, heads, auto);
+      this.el.note.textContent = this.noteFor(drawn, n, width, head, heads);
+      this.el.note.hidden = !this.el.note.textContent;
+      this.chips.isolate(head);
+      this.el.allHeads.textContent = `All ${heads} heads`;
+      this.el.allHeads.setAttribute("aria-pressed", String(head === null));
+      this.grid.emphasise(layer, head);
       this.applyEmphasis();
     });
   }
 
+  /** "Layer 1, head 3: the best head for position in this sentence (score 1.00)", or "Layer 2, all 12 heads". */
+  openTitle(layer, head, heads, auto) {
+    if (head === null) return `Layer ${layer + 1}, all ${heads} heads`;
+    const name = `Layer ${layer + 1}, head ${head + 1}`;
+    const best = auto ? [auto] : bestHeads(this.data).filter((b) => b.layer === layer && b.head === head);
+    if (!best.length) return name;
+    const names = best.map((b) => relationInfo(b.name).label.toLowerCase()).join(" and ");
+    const scores = best.map((b) => b.score.toFixed(2)).join(" and ");
+    return `${name}: the best head for ${names} in this sentence (score ${scores})`;
+  }
+
+  /** Why the drawing is a grid, or what the arcs leave out; empty when there is nothing to say. */
+  noteFor(drawn, n, width, head, heads) {
+    if (drawn.mode === "arcs") {
+      return drawn.threshold > MIN_WEIGHT ? `Only weights of ${pct(drawn.threshold)} or more are drawn.` : "";
+    }
+    const scroll = drawn.wide ? " The grid scrolls sideways." : "";
+    if (head === null) {
+      return `A grid per head, so that ${heads} heads never pile up as arcs. Press a head above to open it alone.`;
+    }
+    const why =
+      n > ARC_TOKEN_LIMIT ? `${n} tokens are too many for arcs` : `${n} tokens at this width would crowd arcs together`;
+    return `${why}, so the head is drawn as a grid.${scroll}`;
+  }
+
   // ---- emphasis (attributes only) ----------------------------------------------------------------------
 
+  /** Only the arcs, or the grid rows, of the token in focus. */
   applyEmphasis() {
-    const iso = this.state.head === null ? null : this.state.head - 1;
-    const layer = this.state.layer - 1;
-    emphasiseArcs(this.arcs, iso, this.focus.index);
+    const focus = this.focus.index;
+    emphasiseArcs(this.arcs, null, focus);
+    for (const map of this.heatmaps) map.focusRow(focus);
     this.focus.mark();
-    this.chips.isolate(iso);
-    this.grid.emphasise(layer, iso);
-    this.el.openTitle.textContent =
-      `Layer ${layer + 1}, as arcs` + (iso === null ? "" : `: head ${iso + 1} picked out`);
-  }
-
-  tokenFont() {
-    this.font ??= getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
-    return this.font;
-  }
-
-  /** What a screen reader hears on a token: where it is and where each head of the layer looks from it. */
-  tokenLabel(weights, i) {
-    const { labels, special } = this.view;
-    const parts = weights.map((rows, k) => {
-      const row = rows[i];
-      const j = row.indexOf(Math.max(...row));
-      return `head ${k + 1} looks most at ${j === i ? "itself" : labels[j]} (${pct(row[j])})`;
-    });
-    const kind = special[i] ? ", a marker token" : "";
-    return `${labels[i]}, token ${i + 1} of ${labels.length}${kind}: ${parts.join("; ")}`;
   }
 }
 
@@ -266,7 +291,7 @@ export function start(figure, pageData) {
     const d = widget.data;
     const v = widget.view;
     if (!d || !v) return null;
-    const layer = widget.state.layer;
+    const layer = widget.opened().layer + 1;
     return {
       note:
         "Attention weights of one layer: row = the token attending (query), column = the token attended to (key)." +

@@ -68,3 +68,15 @@ function scoreStrip(relation, name) {
   }
   return root;
 }
+
+/** The relations of `data` that have a best head in this sentence: `{ name, layer, head, score }` (0-based). */
+export function bestHeads(data) {
+  return data.relations
+    .filter((r) => r.best && r.best.score !== null && r.targets?.length)
+    .map((r) => ({ name: r.name, layer: r.best.layer, head: r.best.head, score: r.best.score }));
+}
+
+/** The best head of the relation it tracks most clearly (the highest score), or null when none has pairs. */
+export function strongestHead(data) {
+  return bestHeads(data).reduce((top, b) => (top === null || b.score > top.score ? b : top), null);
+}

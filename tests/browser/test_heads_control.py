@@ -1,0 +1,55 @@
+"""One kind of Heads control across the article (templates/macros.html heads_slider): figures 1, 2 and 5 each
+have a slider named Heads over their valid head counts, with a tick label per count and a readout that follows
+it; no figure picks a head count from a drop-down."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.pages import open_figure
+
+HEAD_COUNTS = ["1", "2", "3", "4", "6", "8", "12", "24"]  # figure 1's layer of width 24
+# figure, its counts, the readout it starts on, and after one step right
+CASES = [
+    ("heads-dial", HEAD_COUNTS, "3 heads × 8 wide", "4 heads × 6 wide"),
+    (
+        "accounting",
+        ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512"],
+        "8 heads × 64 wide",
+        "16 heads × 32 wide",
+    ),
+    ("mask-lab", HEAD_COUNTS, "3 heads × 8 wide", "4 heads × 6 wide"),
+]
+
+# What shows that each figure has started and drawn its first answer.
+READY = {
+    "heads-dial": "[data-part=drawing] svg",
+    "accounting": ".acct-how:not(:empty)",
+    "mask-lab": "svg.heatmap",
+}
+
+
+@pytest.mark.parametrize(("name", "counts", "start", "after"), CASES, ids=[c[0] for c in CASES])
+def test_each_figure_has_the_same_heads_slider(watched_page, name, counts, start, after):
+    page, _ = watched_page
+    figure = open_figure(page, name)
+    expect(figure.locator(READY[name]).first).to_be_visible()  # started: its slider is wired
+    slider = figure.get_by_role("slider", name="Heads", exact=True)
+    expect(slider).to_be_visible()
+    expect(slider).to_have_attribute("aria-valuetext", start.split(" ×")[0])
+    expect(figure.locator(".control--heads .dial-ticks span")).to_have_text(counts)
+    readout = figure.locator("output[data-part=readout]")
+    expect(readout).to_have_text(start)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", after.split(" ×")[0])
+    expect(readout).to_have_text(after)
+    # The tick labels are readable text, spread across the slider's width.
+    sizes = figure.locator(".dial-ticks span").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert min(sizes) >= 11
+    assert figure.get_by_role("combobox", name=re.compile("^Heads")).count() == 0
