@@ -79,6 +79,8 @@ def test_the_article_has_no_serious_accessibility_violations(browser, server, ax
         "/figure/heads-dial?embed=1",
         "/figure/heads-dial?heads=6&head=2",  # one head isolated: the others' chips are faded
         "/figure/real-heads?real_layer=1&real_head=3",
+        "/figure/real-heads?real_layer=1",  # a whole layer: a grid per head under a strip of tokens
+        "/figure/order?order_perm=0,1,2",  # Restore order idle: the words are as written
     ],
 )
 def test_a_figure_page_has_no_serious_accessibility_violations(browser, server, axe_source, path) -> None:

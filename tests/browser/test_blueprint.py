@@ -151,12 +151,17 @@ def test_the_placements_table_links_each_row_to_its_figure(watched_page):
     expect(maths).to_have_count(2)
 
 
-def test_phone_width_scales_the_drawing_down(phone_page):
+def test_on_a_phone_the_drawing_keeps_readable_labels_and_scrolls_sideways_in_its_box(phone_page):
     page, _ = phone_page
     figure = open_blueprint(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    width = figure.locator("svg.blueprint__svg").evaluate("s => s.getBoundingClientRect().width")
-    assert 250 < width <= 375
+    scroller = figure.locator('[data-part="scroll"]')
+    box_width, drawn = scroller.evaluate("s => [s.clientWidth, s.scrollWidth]")
+    assert box_width <= 375 < drawn  # the drawing is wider than the phone: its box scrolls, not the page
+    scale = figure.locator("svg.blueprint__svg").evaluate("s => s.getScreenCTM().a")
+    label = figure.get_by_text("Input Embedding", exact=True)
+    assert float(label.evaluate("t => parseFloat(getComputedStyle(t).fontSize)")) * scale >= 11
+    expect(figure.get_by_text("Scroll the drawing sideways")).to_be_visible()
     block(figure, "Feed Forward (decoder)").click()  # a muted block's tap shows its card
     card = figure.locator('[data-part="card"]')
     expect(card).to_be_visible()
@@ -167,6 +172,7 @@ def test_phone_width_scales_the_drawing_down(phone_page):
 def test_on_a_desktop_the_card_stands_beside_its_block(watched_page):
     page, _ = watched_page
     figure = open_blueprint(page)
+    expect(figure.get_by_text("Scroll the drawing sideways")).to_be_hidden()  # it fits: nothing to scroll
     block(figure, "Multi-Head Attention (cross)").focus()
     card = figure.locator('[data-part="card"]').bounding_box()
     drawing = figure.locator("svg.blueprint__svg").bounding_box()

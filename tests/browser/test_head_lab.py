@@ -281,6 +281,32 @@ def test_url_state_is_restored(watched_page) -> None:
     expect(figure.locator(".lab-compare__summary").nth(0)).to_have_text("“sat” looks most at “sat” (0.98)")
 
 
+def test_a_head_that_spreads_evenly_is_said_to_spread_evenly(watched_page) -> None:
+    """With W_Q all zeros every score is 0, so head 1 weighs the four words alike: not "looks most at"."""
+    page, _ = watched_page
+    figure = open_lab(page, "?lab=previous&lab_token=3")
+    target = cell(figure, "Head 1 W_Q row 1, column 1")
+    target.focus()
+    zeros = "\n".join(["\t".join(["0"] * 4)] * 4)
+    target.evaluate(
+        """(el, text) => {
+          const data = new DataTransfer();
+          data.setData('text/plain', text);
+          const init = {clipboardData: data, bubbles: true, cancelable: true};
+          el.dispatchEvent(new ClipboardEvent('paste', init));
+        }""",
+        zeros,
+    )
+    summaries = figure.locator(".lab-compare__summary")
+    even = "“sat” spreads its attention evenly: about {} on each of {} tokens"
+    expect(summaries.nth(0)).to_have_text(even.format("0.25", 4))
+    expect(summaries.nth(1)).to_have_text(re.compile(r"^“sat” looks most at “cat” \(0\.9\d\)$"))
+    assert row_of(figure, "h0.weights", 2) == ["0.25"] * 4
+    # Under the −∞ mask "sat" sees three words, evenly.
+    figure.get_by_role("radio", name="−∞").check()
+    expect(summaries.nth(0)).to_have_text(even.format("0.33", 3))
+
+
 def test_invalid_url_values_fall_back_to_defaults(watched_page) -> None:
     page, _ = watched_page
     figure = open_lab(page, "?lab=toString&lab_token=99&lab_tied=maybe&lab_mask=-1")
@@ -348,6 +374,15 @@ def test_the_accounting_table_agrees_with_the_server_as_the_controls_move(watche
     heads.press("End")
     expect(heads).to_have_attribute("aria-valuetext", "24 heads")
     assert read_table(figure) == expected_table(24, 24, 5)
+    # The slider's ticks follow the width: a label per head count (every other past ten of them).
+    ticks = figure.locator("[data-part=ticks] span")
+    expect(ticks).to_have_text(["1", "2", "3", "4", "6", "8", "12", "24"])
+    figure.get_by_role("combobox", name="Model width dmodel").select_option("768")
+    expect(ticks).to_have_count(18)
+    expect(ticks.nth(0)).to_have_text("1")
+    expect(ticks.nth(1)).to_have_text("")
+    expect(ticks.nth(17)).to_have_text("768")
+    expect(ticks.nth(16)).to_have_text("")
 
 
 def test_the_accounting_reads_its_state_from_the_url(watched_page) -> None:

@@ -170,7 +170,7 @@ def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     figure = open_mask_lab(page, "?mask=zero&mask_sentence=the+dog+ate+the+bone&mask_heads=2&mask_trained=0")
     expect(radio(figure, "×0")).to_be_checked()
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the dog ate the bone")
-    expect(figure.get_by_role("combobox", name="Heads")).to_have_value("2")
+    expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "2 heads")
     expect(figure.get_by_role("switch", name="Trained")).not_to_be_checked()
     expect(figure.locator("svg.heatmap")).to_have_count(2)
     first = figure.locator("svg.heatmap").first
@@ -206,7 +206,12 @@ def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
     expect(figure.locator("[data-part=yardstick]")).to_contain_text("= 7/16 = 44%")
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
     expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+farmer\+saw"))
-    figure.get_by_role("combobox", name="Heads").select_option("6")
+    heads = figure.get_by_role("slider", name="Heads")  # the same slider as figures 1 and 2
+    heads.focus()
+    page.keyboard.press("ArrowRight")  # 3 -> 4
+    page.keyboard.press("ArrowRight")  # 4 -> 6
+    expect(heads).to_have_attribute("aria-valuetext", "6 heads")
+    expect(figure.locator("output[for=mask-lab-heads]")).to_have_text("6 heads × 4 wide")
     expect(figure.locator("svg.heatmap")).to_have_count(6)
     expect(page).to_have_url(re.compile(r"[?&]mask_heads=6\b"))
 
@@ -242,6 +247,19 @@ def test_phone_width_has_no_horizontal_scroll(phone_page):
     leak_by_zero_fill(figure)
     type_twenty_words(figure)
     assert sideways_scroll(page) <= 0
+
+
+def test_on_a_phone_each_heatmap_takes_the_full_width_and_writes_its_weights(phone_page):
+    page, _ = phone_page
+    figure = open_mask_lab(page)
+    drawing = figure.locator("[data-part=drawing]").evaluate("d => d.clientWidth")
+    maps = figure.locator("svg.heatmap")
+    expect(maps).to_have_count(3)
+    boxes = [maps.nth(k).bounding_box() for k in range(3)]
+    assert all(b and b["width"] >= 0.75 * drawing for b in boxes)  # not two at half the width
+    assert len({round(b["x"]) for b in boxes if b}) == 1  # one under the other
+    values = maps.first.locator(".heatmap__value").all_text_contents()
+    assert len(values) == len(DEFAULT_TOKENS) ** 2 and all(values)
 
 
 @pytest.mark.screenshots

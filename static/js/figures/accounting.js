@@ -7,6 +7,7 @@ import { Widget } from "../lib/widget.js";
 
 const WIDTHS = [24, 64, 128, 256, 512, 768, 1024];
 const MAX_N = 8192;
+const TICK_LABELS = 10; // head counts written under the slider at most (768 has 18)
 
 const divisors = (d) => Array.from({ length: d }, (_, i) => i + 1).filter((h) => d % h === 0);
 const grouped = (x) => x.toLocaleString("en-US");
@@ -61,7 +62,7 @@ export class Accounting extends Widget {
         h: { param: "acct_h", fallback: 8, parse: parse.integer(1, Math.max(...WIDTHS)) },
         n: { param: "acct_n", fallback: 10, parse: parse.integer(1, MAX_N) },
       },
-      parts: ["d-model", "heads", "readout", "n", "n-label", "split-title", "single-title", "verdict"],
+      parts: ["d-model", "heads", "ticks", "readout", "n", "n-label", "split-title", "single-title", "verdict"],
     });
     if (this.state.d % this.state.h !== 0) this.state.h = this.schema.h.fallback;
     if (this.state.d % this.state.h !== 0) this.state.h = 1;
@@ -89,13 +90,27 @@ export class Accounting extends Widget {
     this.show();
   }
 
+  /** A tick under the slider per valid head count; past TICK_LABELS of them, only every k-th is written. */
+  drawTicks(valid) {
+    const every = Math.ceil(valid.length / TICK_LABELS);
+    const last = valid.length - 1;
+    const spans = valid.map((v, i) => {
+      const span = document.createElement("span");
+      if ((i % every === 0 && last - i >= every) || i === last) span.textContent = String(v);
+      return span;
+    });
+    this.el.ticks.replaceChildren(...spans);
+    this.el.ticks.dataset.counts = valid.join();
+  }
+
   /** Rewrite the controls and every number of the table: text only, the table itself never changes. */
   show() {
     const { d, h, n } = this.state;
     const valid = divisors(d);
-    const { dModel, heads, readout, nLabel, splitTitle, singleTitle, verdict } = this.el;
+    const { dModel, heads, ticks, readout, nLabel, splitTitle, singleTitle, verdict } = this.el;
     dModel.value = String(d);
     heads.max = String(valid.length - 1);
+    if (ticks.dataset.counts !== valid.join()) this.drawTicks(valid);
     heads.value = String(valid.indexOf(h));
     heads.setAttribute("aria-valuetext", `${h} ${h === 1 ? "head" : "heads"}`);
     readout.textContent = `${h} ${h === 1 ? "head" : "heads"} × ${d / h} wide`;

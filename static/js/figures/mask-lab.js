@@ -18,7 +18,7 @@ const MODES = ["none", "neg_inf", "zero"];
 const MODE_LABEL = { none: "no mask", neg_inf: "−∞", zero: "×0" };
 // The figure's elements marked data-part (the Mask radios, several, are found apart).
 const PARTS = [
-  ..."sentence heads trained drawing meter meter-fill meter-yardstick meter-value".split(" "),
+  ..."sentence heads readout trained drawing meter meter-fill meter-yardstick meter-value".split(" "),
   ..."yardstick rows table explain compare".split(" "),
 ];
 
@@ -63,6 +63,8 @@ export class MaskLab extends Widget {
       parts: PARTS,
       staleOn: "drawing",
     });
+    this.validHeads = validHeads;
+    this.dModel = pageData.capacity?.d_model ?? 24; // figure 1's layer, for the Heads readout
     this.modes = [...figure.querySelectorAll('[data-part="mode"]')];
     this.maps = []; // one Heatmap per head, kept while the tokens and head count stay the same
     this.shape = ""; // the tokens and head count the heatmaps were built for
@@ -72,7 +74,6 @@ export class MaskLab extends Widget {
 
   start() {
     const { sentence, heads, trained } = this.el;
-    heads.value = String(this.state.heads);
     trained.checked = this.state.trained;
     this.showControls();
 
@@ -82,7 +83,7 @@ export class MaskLab extends Widget {
         if (radio.checked) this.update({ mask: radio.value });
       });
     }
-    heads.addEventListener("change", () => this.update({ heads: Number(heads.value) }));
+    heads.addEventListener("input", () => this.update({ heads: this.validHeads[Number(heads.value)] }));
     trained.addEventListener("change", () => this.update({ trained: trained.checked }));
 
     this.width = new WidthWatch(this.el.drawing, () => this.data && this.draw(this.data, true));
@@ -98,8 +99,14 @@ export class MaskLab extends Widget {
     this.fetch();
   }
 
-  /** Radios, the explanation table's highlighted column: cheap, done on every change. */
+  /** Radios, the Heads slider and its readout, the explanation table's highlighted column: cheap, done on every
+   * change. */
   showControls() {
+    const h = this.state.heads;
+    const heads = `${h} ${h === 1 ? "head" : "heads"}`;
+    this.el.heads.value = String(this.validHeads.indexOf(h));
+    this.el.heads.setAttribute("aria-valuetext", heads);
+    this.el.readout.textContent = `${heads} × ${this.dModel / h} wide`;
     for (const radio of this.modes) radio.checked = radio.value === this.state.mask;
     for (const cell of this.el.table.querySelectorAll("[data-mode]")) {
       cell.classList.toggle("is-current", cell.dataset.mode === this.state.mask);
@@ -148,7 +155,9 @@ export class MaskLab extends Widget {
     const width = this.width?.px || 640;
     const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
     const extra = labelRoom(tokens, 12, font) + 40; // row labels and the row-sum column
-    const { cell } = fitCells(width, n, h, { extra, maxCell: 44, minCell: 5 });
+    // As many heatmaps a line as keep their cells big enough to write each weight in (26 px): on a phone, one
+    // heatmap across the full width rather than two at half of it.
+    const { cell } = fitCells(width, n, h, { extra, maxCell: 44, minCell: 5, prefer: 26 });
     const grid = element("div", "heatmaps");
     this.maps = weights.map(
       (_, k) =>

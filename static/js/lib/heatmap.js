@@ -10,6 +10,9 @@
 import { fitLabel, measure } from "./measure.js";
 import { r1, setAttrs, svg, svgText } from "./svg.js";
 
+/** The smallest text a heatmap writes, in px: its labels, axis captions, row sums and cell values. */
+export const MIN_TEXT = 11;
+
 /** A weight as a cell shows it: "0" only for an exact zero, "<.01" for anything smaller than a hundredth. */
 export function cellText(w) {
   if (w === 0) return "0";
@@ -62,6 +65,8 @@ export class Heatmap {
    * @param {number|null} [o.sparse] draw only the cells of weight at least this, anew on every update
    * @param {(w: number) => number} [o.strength] a cell's fill-opacity for weight w (cellOpacity by default)
    * @param {boolean} [o.focusRows] ready to dim every row but one (`focusRow`)
+   * @param {number} [o.labelStep] the least px between two labelled rows (or columns): every k-th is labelled
+   *   when cells are smaller (the labels' font size by default; slanted labels need a little more)
    * @param {string} [o.label] the accessible name of the drawing (role=img)
    * @param {string} [o.className] extra classes on the <svg>
    */
@@ -77,7 +82,7 @@ export class Heatmap {
     this.strength = strength;
     this.font = font;
     const N = this.n;
-    const size = frame?.size ?? Math.max(7, Math.min(12, cell * 0.8));
+    const size = frame?.size ?? Math.max(MIN_TEXT, Math.min(12, cell * 0.8));
     const fontOf = (px) => `${px}px ${font}`;
     const names = tokens ?? Array.from({ length: N }, (_, i) => String(i));
     const left = frame?.left ?? (tokens ? labelRoom(tokens, size, font) : measure(String(N - 1), fontOf(size)) + 8);
@@ -89,7 +94,7 @@ export class Heatmap {
     const colLabelH = frame ? 0 : upright ? size + 6 : Math.min(left, labelRoom(names, size, font)) * 0.72 + 6;
     const top = frame?.top ?? titleH + axisH + colLabelH;
     const slant = frame?.slant ?? colLabelH / 0.72; // how long a slanted column label may be
-    const sumW = rowSums ? Math.max(34, measure("1.00", fontOf(size)) + 12) : 0;
+    const sumW = rowSums ? Math.max(34, measure("1.00", fontOf(MIN_TEXT)) + 12) : 0;
     const width = left + N * cell + sumW + 2;
     const height = top + N * cell + 4;
     this.geometry = { left, top, cell, n: N, width, height };
@@ -115,7 +120,8 @@ export class Heatmap {
     if (outlineFuture && N > 1) this.drawFuture(g);
 
     // Every row and column is labelled, or every k-th when the cells are too small for every label.
-    const every = tokens ? (cell < size ? Math.ceil(size / cell) : 1) : Math.max(1, Math.ceil(24 / cell));
+    const step = o.labelStep ?? size;
+    const every = tokens ? (cell < step ? Math.ceil(step / cell) : 1) : Math.max(1, Math.ceil(24 / cell));
     for (let i = 0; i < N; i += every) {
       const cls = known && !known[i] ? "heatmap__label heatmap__label--unknown" : "heatmap__label";
       const cy = r1(top + (i + 0.5) * cell);
@@ -134,7 +140,7 @@ export class Heatmap {
       );
     }
     this.sumTexts = [];
-    if (rowSums) this.drawSumColumn(g, size, sumW);
+    if (rowSums) this.drawSumColumn(g, sumW);
     if (focusRows) {
       const dim = { class: "heatmap__dim", x: 0, y: r1(top), width: r1(width), height: 0, visibility: "hidden" };
       this.dim = [svg("rect", dim, root), svg("rect", dim, root)]; // above and below the row in focus
@@ -145,8 +151,8 @@ export class Heatmap {
   drawAxes(g, titleH, sumW) {
     const { left, cell, n } = this.geometry;
     const caption = (text, attrs) =>
-      svgText("text", text, { class: "heatmap__axis", y: titleH + 10, "font-size": 10, ...attrs }, g);
-    if (left - 4 >= measure("query ↓", `10px ${this.font}`)) {
+      svgText("text", text, { class: "heatmap__axis", y: titleH + 10, "font-size": MIN_TEXT, ...attrs }, g);
+    if (left - 4 >= measure("query ↓", `${MIN_TEXT}px ${this.font}`)) {
       caption("key →", { x: left });
       caption("query ↓", { x: left - 4, "text-anchor": "end" });
     } else {
@@ -202,7 +208,7 @@ export class Heatmap {
         y: r1(top + (i + 0.5) * cell - gapPx / 2),
         "text-anchor": "middle",
         "dominant-baseline": "central",
-        "font-size": r1(Math.min(11, cell * 0.34)),
+        "font-size": MIN_TEXT, // cells with values are at least 26 px: room for "<.01" at 11 px
         "aria-hidden": "true",
       },
       g,
@@ -219,7 +225,7 @@ export class Heatmap {
     svg("path", { class: "heatmap__future", d: `${d}Z` }, g);
   }
 
-  drawSumColumn(g, size, sumW) {
+  drawSumColumn(g, sumW) {
     const { left, top, cell, n: N } = this.geometry;
     for (let i = 0; i < N; i++) {
       this.sumTexts.push(
@@ -232,7 +238,7 @@ export class Heatmap {
             y: r1(top + (i + 0.5) * cell),
             "text-anchor": "middle",
             "dominant-baseline": "central",
-            "font-size": r1(Math.min(11, size)),
+            "font-size": MIN_TEXT,
           },
           g,
         ),

@@ -1,0 +1,145 @@
+"""Every text a reader can see on the article renders at 11 CSS px or more, at 1280 and at 390 px wide.
+
+The article is opened once per width; each figure is scrolled into view and waited for (started, no longer
+busy, the network quiet), then every visible text is measured in the browser: an HTML text at its parent's
+computed font size, an SVG text at its font size times the scale its drawing is shown at (from getScreenCTM,
+so a viewBox shrunk to a phone's width counts), a text box or menu at its own font size. The result is
+reported per part of the page (the prose around the figures, then each figure), so each passes or fails alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import watched
+from tests.browser.pages import sideways_scroll
+
+MIN_PX = 11
+WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
+# The figures of the article, in its order; "article" is everything outside them (masthead, prose, contents).
+FIGURES = [
+    "heads-dial",
+    "accounting",
+    "head-lab",
+    "generator",
+    "mask-lab",
+    "interview",
+    "placements",
+    "blueprint",
+    "order",
+    "real-heads",
+]
+PARTS = ["article", *FIGURES]
+# The article as it opens, and with a long sentence at many heads in every figure that takes one (where
+# figure 1 and others switch from arcs to grids, and heatmaps get many small cells).
+LONG = "the river bank was steep and the river bank was steep and the river bank was steep"
+SCENES = {
+    "default": "/",
+    "long": f"/?sentence={LONG}&heads=24&mask_sentence={LONG}&mask_heads=8&order_sentence={LONG}"
+    f"&real_sentence={LONG}".replace(" ", "+"),
+}
+
+# Every visible text of the page as {part, text, px}. Hidden means not rendered (display, visibility, opacity,
+# a closed <details>) or clipped to a pixel for screen readers only (.visually-hidden); a text merely scrolled
+# out of its box is visible, since the reader can scroll to it. Tooltips (<title>) are not drawn text, nor are
+# MathML's invisible operators (function application, invisible times).
+MEASURE = """
+() => {
+  const partOf = (el) => el.closest("figure[id]")?.id ?? "article";
+  const clippedAway = (el) => {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflow === "visible" && style.clip === "auto") continue;
+      const r = a.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) return true;
+    }
+    return false;
+  };
+  const visible = (el) =>
+    el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && !clippedAway(el);
+  const px = (el) => {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (!(el instanceof SVGElement)) return size;
+    const m = (el.getScreenCTM ? el : el.closest("text"))?.getScreenCTM();
+    return m ? size * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : size;
+  };
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.replace(/[\\u2061-\\u2064]/g, "").trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest("script, style, template, noscript, select, title")) continue;
+    if (!visible(el)) continue;
+    found.push({ part: partOf(el), text: text.slice(0, 48), px: px(el) });
+  }
+  const boxes = "input:not([type=range], [type=checkbox], [type=radio], [type=hidden]), select, textarea";
+  for (const el of document.querySelectorAll(boxes)) {
+    if (!visible(el)) continue;
+    const shown = el.tagName === "SELECT" ? el.selectedOptions[0]?.textContent ?? "" : el.value;
+    found.push({ part: partOf(el), text: `<${el.tagName.toLowerCase()}> ${shown}`.slice(0, 48), px: px(el) });
+  }
+  return found;
+}
+"""
+
+
+def draw_every_figure(page: Page) -> None:
+    """Bring each figure into view in turn and wait until it has started and finished drawing."""
+    for name in FIGURES:
+        figure = page.locator(f"figure#{name}")
+        figure.scroll_into_view_if_needed()
+        if figure.get_attribute("data-widget"):
+            expect(figure).to_have_attribute("data-ready", "true", timeout=20_000)
+        page.wait_for_load_state("networkidle")
+        expect(figure).not_to_have_attribute("aria-busy", "true", timeout=20_000)
+    # Drawings that follow their box's width (ResizeObserver) redraw on the next frames.
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+@pytest.fixture(scope="module")
+def measured(browser, server) -> Iterator[dict[tuple[str, str], dict]]:
+    """Per scene and width: every visible text of the fully drawn article ("texts"), its sideways scroll."""
+    results: dict[tuple[str, str], dict] = {}
+    for scene, url in SCENES.items():
+        for width, viewport in WIDTHS.items():
+            with watched(browser, server, viewport) as (page, _):
+                page.set_default_timeout(20_000)
+                page.goto(url)
+                draw_every_figure(page)
+                texts = page.evaluate(MEASURE)
+                results[scene, width] = {"texts": texts, "sideways": sideways_scroll(page)}
+    yield results
+
+
+def report(small: list[dict]) -> str:
+    """The offending texts, smallest first, each once with how often it occurs."""
+    counts: dict[tuple[str, float], int] = {}
+    for t in small:
+        key = (t["text"], round(t["px"], 1))
+        counts[key] = counts.get(key, 0) + 1
+    lines = [
+        f"  {px:5.1f} px  {text!r}" + (f" ×{n}" if n > 1 else "")
+        for (text, px), n in sorted(counts.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    ]
+    shown = "\n".join(lines[:40]) + (f"\n  … and {len(lines) - 40} more" if len(lines) > 40 else "")
+    return f"{len(small)} texts below {MIN_PX} px:\n{shown}"
+
+
+@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("part", PARTS)
+def test_every_visible_text_renders_at_11_css_px_or_more(measured, part, width, scene):
+    texts = [t for t in measured[scene, width]["texts"] if t["part"] == part]
+    assert texts, f"no visible text measured in {part} at {width} px"
+    # A hair under 11 from rounding (10.99…) is 11.
+    small = [t for t in texts if t["px"] < MIN_PX - 0.01]
+    assert not small, f"{part} at {width} px wide ({scene} view): " + report(small)
+
+
+@pytest.mark.parametrize("scene", SCENES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_drawn_article_does_not_scroll_sideways(measured, width, scene):
+    assert measured[scene, width]["sideways"] == 0
