@@ -15,11 +15,14 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 
-# Files that take five seconds or more on few tests (schemathesis, nginx, slow clients, subprocesses, the
-# translator's held-out set), in seconds as measured here; any other file costs about two seconds a browser
-# test (a fresh page and a page load) and next to nothing a test otherwise.
+# Files whose cost the count of their tests misjudges (schemathesis, nginx, slow clients, subprocesses, the
+# translator's held-out set, landing and scrolling the whole article, one measure of every text), in seconds
+# as measured here; any other file costs about two seconds a browser test (a fresh page and a page load) and
+# next to nothing a test otherwise.
 LONG_FILES = {
-    "tests/test_fuzz.py": 30.0,
+    "tests/test_fuzz.py": 65.0,
+    "tests/browser/test_landing.py": 41.0,
+    "tests/browser/test_readable_text.py": 25.0,
     "tests/test_proxy.py": 12.0,
     "tests/test_server_limits.py": 12.0,
     "tests/test_cli.py": 7.0,

@@ -11,10 +11,15 @@ from playwright.sync_api import Locator, Page, expect
 STALE = re.compile(r"\bis-stale\b")  # the class a part wears while it shows an answer that is out of date
 
 
-def open_figure(page: Page, name: str, query: str = "", path: str = "/") -> Locator:
-    """Open `path` (the article by default) with `query` and bring `figure#name` into view, which starts a
-    lazy figure; the figure's locator. The caller waits for whatever shows that figure is drawn."""
-    page.goto(f"{path}{query}")
+def open_figure(page: Page, name: str, query: str = "", path: str | None = None) -> Locator:
+    """Open `path` with `query` and bring `figure#name` into view, which sends a lazy figure's requests; the
+    figure's locator. The caller waits for whatever shows that figure is drawn.
+
+    By default `path` is the figure's own page, /figure/<name>: the same figure, its controls, URL state and
+    requests, without the other nine starting beside it, which would more than double the work of a test that
+    only looks at this one. What the figures do together in the article (landing, layout, text size, the
+    contents, the accessibility scan) is tested on the article itself."""
+    page.goto(f"{path or f'/figure/{name}'}{query}")
     figure = page.locator(f"figure#{name}")
     figure.scroll_into_view_if_needed()
     return figure

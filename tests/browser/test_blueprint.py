@@ -14,7 +14,8 @@ REQUIRED = [*LIT, "Positional Encoding"]
 
 
 def open_blueprint(page: Page, query: str = "") -> Locator:
-    figure = open_figure(page, "blueprint", query)
+    """Open the article (its blocks jump to the other figures in it) and wait for the blueprint to start."""
+    figure = open_figure(page, "blueprint", query, path="/")
     expect(figure).to_have_attribute("data-ready", "true")
     return figure
 

@@ -20,7 +20,7 @@ HEAD_2_LIGHT = "#E69F00"  # Okabe–Ito orange: the colour lib/colours.js gives 
 
 
 def open_generator(page: Page, query: str = "") -> Locator:
-    """Open the article (with `query`), bring figure 4 into view (it starts lazily), wait for its drawing."""
+    """Open figure 4 (its own page, with `query`) and wait for its drawing."""
     figure = open_figure(page, "generator", query)
     expect(figure.locator("[data-part=drawing] svg.gen-svg")).to_be_visible()
     expect(progress(figure)).not_to_have_attribute("aria-valuemax", "0")

@@ -15,14 +15,14 @@ TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 
 
 def open_lab(page: Page, query: str = "") -> Locator:
-    """Open the article (with `query`), bring figure 3 into view and wait for its first answer."""
+    """Open figure 3 (its own page, with `query`) and wait for its first answer."""
     figure = open_figure(page, "head-lab", query)
     expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_visible()
     return figure
 
 
 def open_accounting(page: Page, query: str = "") -> Locator:
-    """Open the article (with `query`), bring figure 2 into view and wait for its table's sums."""
+    """Open figure 2 (its own page, with `query`) and wait for its table's sums."""
     figure = open_figure(page, "accounting", query)
     expect(figure.locator(".acct-how").first).not_to_be_empty()
     return figure

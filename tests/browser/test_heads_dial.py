@@ -16,8 +16,8 @@ VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
 
 
 def open_dial(page: Page, query: str = "") -> Locator:
-    """Open the article (with `query`) and wait for figure 1's first drawing; the figure's locator."""
-    page.goto(f"/{query}")
+    """Open figure 1's own page (with `query`) and wait for its first drawing; the figure's locator."""
+    page.goto(f"/figure/heads-dial{query}")
     figure = page.locator("figure#heads-dial")
     expect(figure.locator("[data-part=drawing] svg").first).to_be_visible()
     return figure

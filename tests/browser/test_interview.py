@@ -19,8 +19,7 @@ SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
 
 
 def open_interview(page: Page, query: str = "") -> Locator:
-    """Open the article, bring figure 6 into view (it starts lazily), wait for its curves, predictions and
-    fingerprints."""
+    """Open figure 6 (its own page, with `query`) and wait for its curves, predictions and fingerprints."""
     figure = open_figure(page, "interview", query)
     expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
     expect(read_write(figure).get_by_role("table")).to_have_count(3)

@@ -14,9 +14,9 @@ DEFAULT_TOKENS = ["the", "river", "bank", "was", "steep"]
 MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
 
 
-def open_mask_lab(page: Page, query: str = "") -> Locator:
-    """Open the article (with `query`), bring figure 5 into view (it starts lazily) and wait for its meter."""
-    figure = open_figure(page, "mask-lab", query)
+def open_mask_lab(page: Page, query: str = "", path: str | None = None) -> Locator:
+    """Open figure 5 (its own page unless `path`, with `query`) and wait for its meter."""
+    figure = open_figure(page, "mask-lab", query, path)
     expect(figure.locator("svg.heatmap").first).to_be_visible()
     expect(meter(figure)).to_have_attribute("aria-valuenow", re.compile(r"^\d"))
     return figure
@@ -167,7 +167,9 @@ def test_modes_work_from_the_keyboard(watched_page):
 
 def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     page, watch = watched_page
-    figure = open_mask_lab(page, "?mask=zero&mask_sentence=the+dog+ate+the+bone&mask_heads=2&mask_trained=0")
+    figure = open_mask_lab(
+        page, "?mask=zero&mask_sentence=the+dog+ate+the+bone&mask_heads=2&mask_trained=0", path="/"
+    )
     expect(radio(figure, "×0")).to_be_checked()
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the dog ate the bone")
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "2 heads")

@@ -87,14 +87,17 @@ MEASURE = """
 
 
 def draw_every_figure(page: Page) -> None:
-    """Bring each figure into view in turn and wait until it has started and finished drawing."""
+    """Bring each figure into view in turn, which sends its requests, then wait until every answer is in and
+    every figure has finished drawing (one wait for a quiet network, not one per figure)."""
     for name in FIGURES:
         figure = page.locator(f"figure#{name}")
         figure.scroll_into_view_if_needed()
         if figure.get_attribute("data-widget"):
             expect(figure).to_have_attribute("data-ready", "true", timeout=20_000)
-        page.wait_for_load_state("networkidle")
-        expect(figure).not_to_have_attribute("aria-busy", "true", timeout=20_000)
+    page.wait_for_load_state("networkidle")
+    for name in FIGURES:
+        expect(page.locator(f"figure#{name}")).not_to_have_attribute("aria-busy", "true", timeout=20_000)
+    page.wait_for_load_state("networkidle")
     # Drawings that follow their box's width (ResizeObserver) redraw on the next frames.
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
