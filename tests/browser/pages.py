@@ -8,6 +8,19 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
+# The article's figures, in reading order (each a <figure id=...>; the placements table has no widget).
+ARTICLE_FIGURES = [
+    "heads-dial",
+    "accounting",
+    "head-lab",
+    "generator",
+    "mask-lab",
+    "interview",
+    "placements",
+    "blueprint",
+    "order",
+    "real-heads",
+]
 STALE = re.compile(r"\bis-stale\b")  # the class a part wears while it shows an answer that is out of date
 
 

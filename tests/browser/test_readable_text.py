@@ -15,23 +15,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import watched
-from tests.browser.pages import sideways_scroll
+from tests.browser.pages import ARTICLE_FIGURES, sideways_scroll
 
 MIN_PX = 11
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
 # The figures of the article, in its order; "article" is everything outside them (masthead, prose, contents).
-FIGURES = [
-    "heads-dial",
-    "accounting",
-    "head-lab",
-    "generator",
-    "mask-lab",
-    "interview",
-    "placements",
-    "blueprint",
-    "order",
-    "real-heads",
-]
+FIGURES = ARTICLE_FIGURES
 PARTS = ["article", *FIGURES]
 # The article as it opens, and with a long sentence at many heads in every figure that takes one (where
 # figure 1 and others switch from arcs to grids, and heatmaps get many small cells).

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DESKTOP, keep_on_loopback
+from tests.browser.pages import ARTICLE_FIGURES
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -52,18 +53,7 @@ SENTENCE_BOXES = {
     "order": ("order-sentence", "order_sentence"),
     "real-heads": ("real-heads-sentence", "real_sentence"),
 }
-FIGURES = [
-    "heads-dial",
-    "accounting",
-    "head-lab",
-    "generator",
-    "mask-lab",
-    "interview",
-    "placements",
-    "blueprint",
-    "order",
-    "real-heads",
-]
+FIGURES = ARTICLE_FIGURES
 
 # Counts fetches in flight, so a step can wait for the figure's answer to arrive and be drawn.
 PENDING_SCRIPT = """

@@ -63,7 +63,11 @@ export function headColour(k) {
 
 /** The stroke-dasharray of head `k` for a line of `width` (null: solid), scaled so dashes stay readable. */
 export function dashFor(k, width = 1) {
-  const pattern = DASHES[k % DASHES.length];
+  return scaledDash(DASHES[k % DASHES.length], width);
+}
+
+/** A dash `pattern` in multiples of the stroke width, in px for a line of `width` (null: solid). */
+function scaledDash(pattern, width) {
   if (!pattern) return null;
   const unit = Math.max(1.5, width);
   return pattern
@@ -111,11 +115,5 @@ export function relationColour(name) {
 
 /** The stroke-dasharray of relation `name` for a line of `width` (null: solid); dotted lines need round caps. */
 export function relationDash(name, width = 1) {
-  const pattern = RELATION_STYLES[name]?.dash;
-  if (!pattern) return null;
-  const unit = Math.max(1.5, width);
-  return pattern
-    .split(" ")
-    .map((n) => Math.round(Number(n) * unit * 10) / 10)
-    .join(" ");
+  return scaledDash(RELATION_STYLES[name]?.dash, width);
 }
