@@ -21,6 +21,63 @@ ARTICLE_FIGURES = [
     "order",
     "real-heads",
 ]
+# The smallest size, in CSS px, that any text a reader can see renders at (SVG scaling included).
+MIN_PX = 11
+# Every visible text of the page as {part, text, px}. Hidden means not rendered (display, visibility, opacity,
+# a closed <details>) or clipped to a pixel for screen readers only (.visually-hidden); a text merely scrolled
+# out of its box is visible, since the reader can scroll to it. Tooltips (<title>) are not drawn text, nor are
+# MathML's invisible operators (function application, invisible times).
+MEASURE = """
+() => {
+  const partOf = (el) => el.closest("figure[id]")?.id ?? "article";
+  const clippedAway = (el) => {
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflow === "visible" && style.clip === "auto") continue;
+      const r = a.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) return true;
+    }
+    return false;
+  };
+  const visible = (el) =>
+    el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && !clippedAway(el);
+  const px = (el) => {
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (!(el instanceof SVGElement)) return size;
+    const m = (el.getScreenCTM ? el : el.closest("text"))?.getScreenCTM();
+    return m ? size * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : size;
+  };
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.replace(/[\\u2061-\\u2064]/g, "").trim();
+    const el = node.parentElement;
+    if (!text || !el || el.closest("script, style, template, noscript, select, title")) continue;
+    if (!visible(el)) continue;
+    found.push({ part: partOf(el), text: text.slice(0, 48), px: px(el) });
+  }
+  const boxes = "input:not([type=range], [type=checkbox], [type=radio], [type=hidden]), select, textarea";
+  for (const el of document.querySelectorAll(boxes)) {
+    if (!visible(el)) continue;
+    const shown = el.tagName === "SELECT" ? el.selectedOptions[0]?.textContent ?? "" : el.value;
+    found.push({ part: partOf(el), text: `<${el.tagName.toLowerCase()}> ${shown}`.slice(0, 48), px: px(el) });
+  }
+  return found;
+}
+"""
+
+
+def texts_of(page: Page, part: str) -> list[dict]:
+    """Every visible text of `part` (a figure's id, or "article" for all outside the figures), as MEASURE
+    finds it: {part, text, px}."""
+    return [t for t in page.evaluate(MEASURE) if t["part"] == part]
+
+
+def too_small(texts: list[dict]) -> list[dict]:
+    """The texts under MIN_PX (a hair under from rounding, 10.99…, is 11)."""
+    return [t for t in texts if t["px"] < MIN_PX - 0.01]
+
+
 STALE = re.compile(r"\bis-stale\b")  # the class a part wears while it shows an answer that is out of date
 
 

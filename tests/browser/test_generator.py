@@ -10,8 +10,8 @@ from playwright.sync_api import Locator, Page, expect
 from app.models.translator import TRAINED_MAX_WORDS
 from tests.browser.conftest import watched
 from tests.browser.generator_arcs import assert_cross_arcs, assert_self_arcs, drawing
-from tests.browser.pages import STALE, open_figure, query_params, sideways_scroll
-from tests.browser.test_readable_text import MEASURE, MIN_PX, WIDTHS
+from tests.browser.pages import STALE, open_figure, query_params, sideways_scroll, texts_of, too_small
+from tests.browser.test_readable_text import WIDTHS
 
 DEFAULT_SOURCE = ["the", "river", "bank", "was", "steep"]
 DEFAULT_TARGET = ["la", "rive", "était", "escarpée"]
@@ -483,14 +483,14 @@ def test_figure_4s_text_is_11_px_or_more_mid_generation_and_when_refused(browser
         button(figure, "Generate").click()
         expect(progress(figure)).not_to_have_attribute("aria-valuenow", "0")
         button(figure, "Pause").click()
-        texts = [t for t in page.evaluate(MEASURE) if t["part"] == "generator"]
+        texts = texts_of(page, "generator")
         sentence = figure.get_by_role("textbox", name="Sentence")
         sentence.fill("the apel was red")
         sentence.press("Enter")
         expect(figure.get_by_role("button", name="Replace apel with apple")).to_be_visible()
-        texts += [t for t in page.evaluate(MEASURE) if t["part"] == "generator"]
+        texts += texts_of(page, "generator")
         assert any("Dimmed below" in t["text"] for t in texts) and any(t["text"] == "apple" for t in texts)
-        small = sorted({(t["text"], round(t["px"], 1)) for t in texts if t["px"] < MIN_PX - 0.01})
+        small = sorted({(t["text"], round(t["px"], 1)) for t in too_small(texts)})
         assert not small, small
 
 

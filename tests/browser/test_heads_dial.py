@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll
+from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll, texts_of, too_small
 
 DEFAULT_TOKENS = ["the", "river", "bank", "was", "steep"]
 VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
@@ -583,31 +583,6 @@ def test_lanes_morph_between_head_counts_but_not_under_reduced_motion(browser, s
             context.close()
 
 
-# Every visible text of figure 1, with the size it renders at: an SVG text's font size times its drawing's
-# screen scale (getScreenCTM), an HTML text its computed font size.
-FIGURE_TEXT = """
-(figure) => {
-  const found = [];
-  const walker = document.createTreeWalker(figure, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    const text = node.textContent.trim();
-    if (!text || !el || el.closest("title, script, style, .figure-numbers, .visually-hidden")) continue;
-    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width < 1 || box.height < 1) continue;
-    let px = parseFloat(getComputedStyle(el).fontSize);
-    if (el instanceof SVGElement) {
-      const m = el.getScreenCTM();
-      px *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
-    }
-    found.push({ text: text.slice(0, 40), px });
-  }
-  return found;
-}
-"""
-
-
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
     from tests.browser.conftest import watched
@@ -616,12 +591,9 @@ def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
         for heads in (1, 3, 24):
             figure = open_dial(page, f"?heads={heads}")
             expect(lanes(figure)).to_have_count(heads)
-            texts = figure.evaluate(FIGURE_TEXT)
+            texts = texts_of(page, "heads-dial")
             assert len(texts) > 40
-            small = [t for t in texts if t["px"] < 11 - 0.01]
-            assert small == [], (heads, small[:10])
+            assert too_small(texts) == [], (heads, too_small(texts)[:10])
             assert sideways_scroll(page) <= 0
         draw_heatmaps(figure)
-        texts = figure.evaluate(FIGURE_TEXT)
-        small = [t for t in texts if t["px"] < 11 - 0.01]
-        assert small == [], ("heatmaps", small[:10])
+        assert too_small(texts_of(page, "heads-dial")) == [], "heatmaps"

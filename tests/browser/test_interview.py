@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import watched
-from tests.browser.pages import get_json, open_figure, sideways_scroll
+from tests.browser.pages import get_json, open_figure, sideways_scroll, texts_of, too_small
 
 SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
 
@@ -467,26 +467,6 @@ def test_the_diagnosis_names_heads_from_1(watched_page, tmp_path: Path):
     expect(region.locator(".diagnose__key")).to_contain_text("counted from 1")
 
 
-# The five smallest visible texts in figure 6 as {text, px}: an HTML text at its computed font size, an SVG
-# text at its font size times the scale its drawing is shown at.
-SMALLEST_TEXTS = """
-figure => {
-  const found = [];
-  const walker = document.createTreeWalker(figure, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || el.closest("title, .visually-hidden")) continue;
-    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-    let px = parseFloat(getComputedStyle(el).fontSize);
-    const m = el instanceof SVGElement ? el.getScreenCTM() : null;
-    if (m) px *= Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
-    found.push({ text: node.textContent.trim().slice(0, 40), px });
-  }
-  return found.sort((a, b) => a.px - b.px).slice(0, 5);
-}
-"""
-
-
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_text_in_figure_6_renders_at_11_px_or_more(browser, server, width, tmp_path: Path):
     """Drawn in full (the predictions, samples of every model, the fingerprints and a diagnosis), figure 6's
@@ -498,6 +478,6 @@ def test_every_text_in_figure_6_renders_at_11_px_or_more(browser, server, width,
         try_the_zero_fill_example(figure)
         page.wait_for_load_state("networkidle")
         page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-        smallest = figure.evaluate(SMALLEST_TEXTS)
-        assert smallest and smallest[0]["px"] >= 11 - 0.01, smallest
+        texts = texts_of(page, "interview")
+        assert texts and too_small(texts) == [], too_small(texts)[:10]
         assert sideways_scroll(page) <= 0

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import watched
-from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll
+from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll, texts_of, too_small
 from tests.optional import missing
 
 DEFAULT_PIECES = ["[CLS]", "the", "river", "bank", "was", "steep", "[SEP]"]
@@ -487,24 +487,6 @@ def test_long_sentences_turn_to_grids_by_figure_1s_rule(watched_page, real_model
     expect(dims).to_have_count(2)  # every row but farmer's is dimmed
 
 
-MEASURE_TEXT = """f => {
-  const px = (el) => {
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    const m = el instanceof SVGElement ? el.getScreenCTM() : null;
-    return m ? size * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c)) : size;
-  };
-  const small = [];
-  const walker = document.createTreeWalker(f, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || !el || el.closest("title, noscript")) continue;
-    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
-    if (px(el) < 10.95) small.push(`${node.textContent.trim().slice(0, 30)}: ${px(el).toFixed(1)} px`);
-  }
-  return small;
-}"""
-
-
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_text_of_the_figure_is_at_least_11_px(browser, server, real_model, width):
     long = " ".join(("the old farmer saw the river bank and the boat near the house " * 4).split()[:40])
@@ -518,7 +500,7 @@ def test_every_text_of_the_figure_is_at_least_11_px(browser, server, real_model,
         for query in views:
             figure = open_figure(page, query)
             expect(figure.locator(".real-grid canvas")).to_have_count(72)
-            assert figure.evaluate(MEASURE_TEXT) == [], query
+            assert too_small(texts_of(page, "real-heads")) == [], query
             assert sideways_scroll(page) <= 0, query
 
 
