@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.core.attention import multi_head_attention
+from app.core.borrowing import own_pairs
 from app.models.heads import Layer, relation_scores
 from app.models.relations import RELATIONS, analyse, features
 from app.models.translator import BOS, Translator
@@ -27,26 +28,45 @@ MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as exam
 def evaluate(
     layer: Layer, heads: int, held_out: list[list[str]], field_codes: dict[str, NDArray[np.float64]]
 ) -> dict[str, Any]:
-    """Per relation and head, the mean weight on the targets over the held-out sentences (numpy inference)."""
+    """Per relation and head, the mean weight on the targets over the held-out sentences (numpy inference).
+
+    Two ways: over all of a relation's pairs, and under ``own`` over only the pairs no other relation claims
+    (app.core.borrowing.own_pairs), so that a head serving grammar earns nothing for meaning on a pair that
+    is both. ``own["pairs"]`` and ``pairs`` count the pairs each average runs over.
+    """
     sums = {name: np.zeros(heads) for name in RELATIONS}
     counts = dict.fromkeys(RELATIONS, 0)
+    own_sums = {name: np.zeros(heads) for name in RELATIONS}
+    own_counts = dict.fromkeys(RELATIONS, 0)
     diversity = []
     for words in held_out:
         analysis = analyse(words)
         x = features(analysis, field_codes)
         w = multi_head_attention(x, layer.w_q, layer.w_k, layer.w_v, heads).stages.weights
         for name in RELATIONS:
-            pairs = analysis.targets[name]
-            if pairs:
-                sums[name] += relation_scores(w, pairs) * len(pairs)
-                counts[name] += len(pairs)
+            for pairs, total, count in (
+                (analysis.targets[name], sums, counts),
+                (own_pairs(name, analysis.targets), own_sums, own_counts),
+            ):
+                if pairs:
+                    total[name] += relation_scores(w, pairs) * len(pairs)
+                    count[name] += len(pairs)
         diversity.append(head_spread(w))
+    return {
+        **_best(sums, counts),
+        "pairs": counts,
+        "own": {**_best(own_sums, own_counts), "pairs": own_counts},
+        "head_spread": float(np.mean(diversity)) if heads > 1 else 0.0,
+    }
+
+
+def _best(sums: dict[str, NDArray[np.float64]], counts: dict[str, int]) -> dict[str, Any]:
+    """Per relation: every head's mean score, the best head and its score."""
     per_head = {name: (sums[name] / max(counts[name], 1)).tolist() for name in RELATIONS}
     return {
         "per_head": per_head,
         "best_head": {name: int(np.argmax(s)) for name, s in per_head.items()},
         "best_score": {name: float(max(s)) for name, s in per_head.items()},
-        "head_spread": float(np.mean(diversity)) if heads > 1 else 0.0,
     }
 
 

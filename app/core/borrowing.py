@@ -31,6 +31,22 @@ class Borrowing:
     borrowed: bool
 
 
+def claimants(name: str, targets: Mapping[str, Sequence[Pair]]) -> dict[Pair, str]:
+    """Every pair some relation other than `name` claims, with the first such relation (in order)."""
+    claimed: dict[Pair, str] = {}
+    for other, pairs in targets.items():
+        if other != name:
+            for i, j in pairs:
+                claimed.setdefault((i, j), other)
+    return claimed
+
+
+def own_pairs(name: str, targets: Mapping[str, Sequence[Pair]]) -> list[Pair]:
+    """Relation `name`'s pairs that no other relation in `targets` claims."""
+    claimed = claimants(name, targets)
+    return [(i, j) for i, j in targets[name] if (i, j) not in claimed]
+
+
 def borrowing(
     name: str, targets: Mapping[str, Sequence[Pair]], head_weights: NDArray[np.float64], score: float
 ) -> Borrowing:
@@ -39,11 +55,7 @@ def borrowing(
 
     own_score = mean over the own pairs (i, j) of head_weights[i, j]; borrowed = score − own_score ≥ BORROWED.
     """
-    claimed: dict[Pair, str] = {}
-    for other, pairs in targets.items():
-        if other != name:
-            for i, j in pairs:
-                claimed.setdefault((i, j), other)
+    claimed = claimants(name, targets)
     mine = [(i, j) for i, j in targets[name]]
     shared = [(pair, claimed[pair]) for pair in mine if pair in claimed]
     own = [pair for pair in mine if pair not in claimed]
