@@ -25,6 +25,7 @@ Plural notation: ``rivers`` is the plural of ``river`` (drop the final s); anyth
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 import tomllib
@@ -75,6 +76,9 @@ class Entry:
     ``number`` is "sg"/"pl" for nouns, pronouns, determiners, numbers and finite verb forms that agree
     with a subject, "" elsewhere. ``tense`` is "past"/"present" for finite verbs, "" elsewhere.
     ``lemma`` is the dictionary form ("flew" -> "fly", "feet" -> "foot"); it defaults to the word itself.
+    ``everyday`` marks a word from lexicon.toml's [everyday] section, which ``words`` never returns.
+    ``also`` lists the other parts of speech the word can take ("hard": adv; "open": verb; "bark": verb,
+    because barked and barks are listed); the analysis picks one from the neighbours.
     """
 
     word: str
@@ -84,6 +88,8 @@ class Entry:
     tense: str = ""
     transitive: bool = False
     lemma: str = ""
+    everyday: bool = False
+    also: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.lemma:
@@ -105,6 +111,7 @@ AMBIGUOUS: dict[str, dict[str, list[str]]] = _DATA["ambiguous"]  # nouns, adject
 FUNCTION_WORDS: dict[str, str] = _DATA["function_words"]  # "det", "det sg", ...: part of speech [number]
 GENERAL_WORDS: dict[str, str] = _DATA["general_words"]  # part of speech -> words of no one topic
 AUXILIARIES: str = _DATA["auxiliaries"]["table"]  # word, tense, number, lemma; "-" for empty
+EVERYDAY: dict[str, dict[str, str]] = _DATA["everyday"]  # general, function, fields.<field>, also
 
 # ---------------------------------------------------------------------------------------------------------
 # Building the table.
@@ -230,6 +237,8 @@ def _build() -> dict[str, Entry]:
         _check(entry)
         table.setdefault(entry.word, entry)
 
+    _add_everyday(table)
+
     # A plural must point at a singular noun of the same field, which catches misspelt plurals.
     for entry in table.values():
         if entry.pos == "noun" and entry.number == "pl":
@@ -237,6 +246,68 @@ def _build() -> dict[str, Entry]:
             if base is None or base.pos != "noun" or base.fields != entry.fields:
                 raise ValueError(f"plural {entry.word!r} has no matching singular {entry.lemma!r}")
     return table
+
+
+def _block_entries(block: Mapping[str, str], fields: tuple[str, ...]) -> list[Entry]:
+    """The entries of one [everyday.*] block: nouns, plurals, adjectives, verbs and closed-class words."""
+    entries: list[Entry] = []
+    for key, text in block.items():
+        pos, _, number = key.partition(" ")
+        for token in text.split():
+            if pos == "noun":
+                entries.append(Entry(token, "noun", fields, number="sg"))
+            elif pos == "plural":
+                singular, _, plural = token.rpartition(":")
+                entries.append(Entry(plural, "noun", fields, number="pl", lemma=singular or plural[:-1]))
+            elif pos == "verb":
+                entries += _verb_entries(token, fields)
+            elif pos == "participle":  # see:seen
+                lemma, _, participle = token.partition(":")
+                entries.append(Entry(participle, "verb", fields, lemma=lemma))
+            else:
+                entries.append(Entry(token, pos, fields if pos in CONTENT_POS else (), number=number))
+    return entries
+
+
+def _add_everyday(table: dict[str, Entry]) -> None:
+    """Add the [everyday] section to ``table``, marked so that ``words`` skips it, then the ``also`` readings.
+
+    Runs after every other entry is in place, so no earlier word changes: an everyday word that is already
+    listed is an error, and the plain forms of everyday verbs only fill gaps.
+    """
+    entries = _block_entries(EVERYDAY["general"], ())
+    for field, block in EVERYDAY["fields"].items():
+        if field not in FIELDS:
+            raise ValueError(f"everyday block {field!r} is not in FIELDS")
+        entries += _block_entries(block, (field,))
+    plain = [
+        Entry(e.lemma, "verb", e.fields, number="pl", tense="present", transitive=e.transitive, lemma=e.lemma)
+        for e in entries
+        if e.pos == "verb" and e.lemma != e.word
+    ]
+    for entry in entries:
+        _check(entry)
+        if entry.word in table:
+            raise ValueError(f"everyday word {entry.word!r} is already listed ({table[entry.word].pos})")
+        table[entry.word] = dataclasses.replace(entry, everyday=True)
+    for entry in plain:
+        _check(entry)
+        if entry.word not in table:
+            table[entry.word] = dataclasses.replace(entry, everyday=True)
+
+    also: dict[str, set[str]] = {}
+    for pos, text in EVERYDAY["also"].items():
+        for word in text.split():
+            if word not in table or pos not in POS_TAGS or table[word].pos == pos:
+                raise ValueError(f"also-reading {pos} {word!r}: the word must be listed with another tag")
+            also.setdefault(word, set()).add(pos)
+    # A noun or adjective that is the plain form of a listed verb can be that verb too ("bark": barked).
+    verb_lemmas = {e.lemma for e in table.values() if e.pos == "verb"}
+    for word, entry in table.items():
+        if entry.pos in ("noun", "adj") and word in verb_lemmas:
+            also.setdefault(word, set()).add("verb")
+    for word, readings in also.items():
+        table[word] = dataclasses.replace(table[word], also=tuple(sorted(readings)))
 
 
 LEXICON: Mapping[str, Entry] = MappingProxyType(_build())
@@ -248,8 +319,12 @@ LEXICON: Mapping[str, Entry] = MappingProxyType(_build())
 _STRIP = string.punctuation + string.whitespace + "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014"
 
 
-def _normalise(word: str) -> str:
+def normalise(word: str) -> str:
+    """The lexicon's key for a word: lowercase, outer punctuation stripped, curly apostrophes straightened."""
     return word.strip(_STRIP).lower().replace("\u2019", "'")
+
+
+_normalise = normalise
 
 
 def lookup(word: str) -> Entry | None:
@@ -273,7 +348,21 @@ _SUFFIX_RULES: tuple[tuple[str, str], ...] = (
     ("ful", "adj"),
     ("ive", "adj"),
     ("able", "adj"),
+    ("ible", "adj"),
+    ("less", "adj"),
+    ("ish", "adj"),
     ("al", "adj"),
+    ("tion", "noun"),
+    ("sion", "noun"),
+    ("ness", "noun"),
+    ("ment", "noun"),
+    ("ity", "noun"),
+    ("ship", "noun"),
+    ("hood", "noun"),
+    ("ism", "noun"),
+    ("ist", "noun"),
+    ("ance", "noun"),
+    ("ence", "noun"),
     ("s", "noun"),
 )
 _MIN_STEM = 3  # "fly", "bed" and "king" are too short to have a meaningful suffix
@@ -293,9 +382,11 @@ def _guess(word: str) -> tuple[str, str, str]:
 
 
 def guess_pos(word: str) -> str:
-    """A part of speech for a word the lexicon lacks, read from its ending.
+    """A part of speech for a word the lexicon lacks, read from its ending alone.
 
-    -ly: adv; -ed, -ing: verb; -ous, -ful, -ive, -able, -al: adj; anything else (plural -s included): noun.
+    -ly: adv; -ed, -ing: verb; -ous, -ful, -ive, -able, -ible, -less, -ish, -al: adj; -tion, -ness, -ment,
+    -ity, ... and anything else (plural -s included): noun. The sentence analysis then corrects the guess
+    from the word's neighbours ("the glorpy zibbets": an adjective before a noun).
     """
     return _guess(_normalise(word))[0]
 
@@ -332,6 +423,7 @@ def words(
             e.word
             for e in LEXICON.values()
             if e.pos == pos
+            and not e.everyday
             and (field is None or field in e.fields)
             and (number is None or e.number == number)
             and (tense is None or e.tense == tense)
@@ -354,6 +446,7 @@ __all__ = [
     "entry_for",
     "guess_pos",
     "lookup",
+    "normalise",
     "transitive_verbs",
     "words",
 ]

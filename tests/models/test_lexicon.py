@@ -123,6 +123,8 @@ def test_content_words_have_fields_unless_they_are_general() -> None:
     general = {w for text in lexicon.GENERAL_WORDS.values() for w in text.split()}
     general |= {token.split(":")[0] for token in lexicon.GENERAL_WORDS["verb"].split()}
     for entry in LEXICON.values():
+        if entry.everyday:
+            continue  # the reader's words: a field only where one is obvious (tests below)
         if entry.pos in ("noun", "adj") and not entry.fields:
             assert entry.word in general, entry
         if entry.pos == "verb" and not entry.fields:
@@ -267,6 +269,10 @@ def test_verb_forms() -> None:
         ("gadgets", "noun"),
         ("zorblax", "noun"),
         ("Quickly,", "adv"),
+        ("hopeless", "adj"),
+        ("sturdiness", "noun"),
+        ("contentment", "noun"),
+        ("celebration", "noun"),
     ],
 )
 def test_guess_pos(word: str, pos: str) -> None:
@@ -318,3 +324,43 @@ def test_templates_can_be_filled_for_every_sense() -> None:
     assert words("adj", ambiguous=False)
     # "the [noun] [verb] the [noun] by the [noun]" needs transitive verbs
     assert len(transitive_verbs()) >= 40
+
+
+# --- the everyday words: for the reader's sentences, never for the generator -------------------------------
+
+
+def test_everyday_words_are_marked_and_never_drawn_by_the_generator() -> None:
+    everyday = {w for w, e in LEXICON.items() if e.everyday}
+    assert len(everyday) >= 400
+    for word in "quick lazy fresh warm park dock jumped puppy coffee seen".split():
+        assert lookup(word) is not None, word
+    assert {"quick", "lazy", "fresh", "warm", "dock", "jumped", "coffee"} <= everyday
+    drawn = {w for pos in POS_TAGS for w in words(pos)}
+    drawn |= {w for pos in POS_TAGS for f in FIELDS for w in words(pos, field=f)}
+    assert not drawn & everyday
+    assert "coffee" not in words("noun", field="food") and LEXICON["coffee"].fields == ("food",)
+
+
+def test_an_everyday_word_never_replaces_an_earlier_entry() -> None:
+    # "park" stays the travel verb the generator knows; the noun reading is an extra, for the analysis.
+    assert (LEXICON["park"].pos, LEXICON["park"].fields, LEXICON["park"].everyday) == (
+        "verb",
+        ("travel",),
+        False,
+    )
+    assert "noun" in LEXICON["park"].also
+    assert LEXICON["broke"].pos == "adj" and "verb" in LEXICON["broke"].also
+
+
+def test_also_readings() -> None:
+    assert "adv" in LEXICON["hard"].also  # "studied hard"
+    assert "verb" in LEXICON["bark"].also  # barked and barks are listed
+    assert "verb" in LEXICON["open"].also
+    assert all(e.pos not in e.also for e in LEXICON.values())
+
+
+def test_everyday_verbs_have_their_forms_and_participles() -> None:
+    assert LEXICON["jumped"].lemma == "jump" and LEXICON["jumped"].tense == "past"
+    assert LEXICON["drank"].lemma == "drink" and LEXICON["jump"].pos == "verb"
+    assert (LEXICON["seen"].pos, LEXICON["seen"].lemma) == ("verb", "see")
+    assert (LEXICON["broken"].pos, LEXICON["break"].pos) == ("verb", "verb")

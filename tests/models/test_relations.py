@@ -1,5 +1,7 @@
 """The rules that find the three relations, and the 24 input numbers built from them."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -19,7 +21,7 @@ from app.models.relations import (
     position_code,
     signature,
 )
-from training.relation_corpus import spread_field_codes
+from training.relation_corpus import spread_field_codes, training_sentences
 
 
 def pairs(sentence: str, relation: str) -> list[tuple[str, str]]:
@@ -103,3 +105,172 @@ def test_the_position_code_points_back_one_step() -> None:
     back = codes @ rotate
     for p in range(1, 21):
         assert int(np.argmax(codes @ back[p])) == p - 1
+
+
+# --- the grammar relation on the reader's sentences ---------------------------------------------------------
+
+
+def partners(sentence: str) -> dict[str, set[str]]:
+    """word -> the words it points at (for sentences whose words are all different)."""
+    words = sentence.split()
+    assert len(set(words)) == len(words), "use sentences without repeated words"
+    found: dict[str, set[str]] = {w: set() for w in words}
+    for i, j in analyse(words).targets["grammar"]:
+        found[words[i]].add(words[j])
+    return found
+
+
+def main_clause(sentence: str) -> tuple[str | None, str | None]:
+    words = sentence.split()
+    a = analyse(words)
+    return (
+        words[a.subject] if a.subject is not None else None,
+        words[a.verb] if a.verb is not None else None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "aux", "verb", "subject"),
+    [
+        ("the dogs were barking", "were", "barking", "dogs"),
+        ("my cat has eaten", "has", "eaten", "cat"),
+        ("a fish can swim", "can", "swim", "fish"),
+        ("she did not bark", "did", "bark", "she"),
+        ("he doesn't eat meat", "doesn't", "eat", "he"),
+    ],
+)
+def test_an_auxiliary_points_at_its_main_verb_which_pairs_with_the_subject(
+    sentence: str, aux: str, verb: str, subject: str
+) -> None:
+    found = partners(sentence)
+    assert found[aux] == {verb}
+    assert found[subject] == {verb} and subject in found[verb]
+    assert main_clause(sentence) == (subject, verb)
+
+
+def test_negation_and_adverbs_point_at_the_verb_or_the_adjective_after_them() -> None:
+    found = partners("she did not quickly finish her lunch")
+    assert found["not"] == {"finish"} and found["quickly"] == {"finish"}
+    assert partners("they quickly ate lunch")["quickly"] == {"ate"}
+    assert partners("he sings beautifully")["beautifully"] == {"sings"}
+    found = partners("the soup was very hot")
+    assert found["very"] == {"hot"} and found["hot"] == {"soup"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "conj", "left", "right", "shared"),
+    [
+        ("cats and dogs bark", "and", "cats", "dogs", {"bark"}),  # subjects: both <-> the verb
+        ("she likes tea or coffee", "or", "tea", "coffee", {"likes"}),  # objects: both -> the verb
+        ("the soup tasted salty but good", "but", "salty", "good", {"soup"}),  # adjectives: both -> subject
+        ("they ate lunch and slept", "and", "ate", "slept", {"they"}),  # verbs share the subject
+        ("the big and friendly dog barked", "and", "big", "friendly", {"dog"}),  # inside a noun phrase
+    ],
+)
+def test_a_conjunction_joins_two_conjuncts_and_the_second_shares_the_first_ones_partners(
+    sentence: str, conj: str, left: str, right: str, shared: set[str]
+) -> None:
+    found = partners(sentence)
+    assert found[conj] == {left, right}
+    assert found[left] == shared and found[right] == shared
+
+
+def test_coordinated_clauses_each_keep_their_subject_and_verb() -> None:
+    found = partners("the teacher smiled but some students were tired")
+    assert found["but"] == {"smiled", "were"}
+    assert found["teacher"] == {"smiled"} and found["students"] == {"were"} and found["tired"] == {"students"}
+    assert main_clause("the teacher smiled but some students were tired") == ("teacher", "smiled")
+
+
+def test_relative_clauses() -> None:
+    found = partners("the man who lives next door has a parrot")
+    assert found["who"] == {"man", "lives"} and found["lives"] == {"who"}
+    assert found["man"] == {"has"} and found["parrot"] == {"has"}
+    found = partners("the book that i borrowed is interesting")
+    assert found["that"] == {"book", "borrowed"} and found["i"] == {"borrowed"}
+    assert found["book"] == {"is"} and found["interesting"] == {"book"}
+    assert main_clause("the book that i borrowed is interesting") == ("book", "is")
+
+
+def test_subordinate_clauses_in_front_and_behind() -> None:
+    found = partners("if it rains tomorrow we will stay home")
+    assert found["if"] == {"rains", "stay"} and found["it"] == {"rains"} and found["we"] == {"stay"}
+    assert found["tomorrow"] == {"rains"} and found["home"] == {"stay"}
+    assert main_clause("if it rains tomorrow we will stay home") == ("we", "stay")
+    found = partners("we left because the lesson was long")
+    assert found["because"] == {"left", "was"} and found["lesson"] == {"was"}
+    found = partners("i think that the movie was boring")
+    assert found["that"] == {"think", "was"}
+    assert partners("i think the movie was boring")["was"] == {"movie", "think"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "is the fresh bread still warm",
+            {"is": {"bread"}, "bread": {"is"}, "warm": {"bread"}, "still": {"warm"}},
+        ),
+        ("can you swim", {"can": {"swim"}, "you": {"swim"}, "swim": {"you"}}),
+        ("what did you eat", {"what": {"eat"}, "did": {"eat"}, "you": {"eat"}}),
+        ("who ate the cake", {"who": {"ate"}, "ate": {"who"}, "cake": {"ate"}}),
+        ("why are you laughing", {"why": {"laughing"}, "are": {"laughing"}, "you": {"laughing"}}),
+        ("how old is your brother", {"how": {"old"}, "old": {"brother"}, "brother": {"is"}}),
+        ("there are two cats", {"there": {"are"}, "cats": {"are"}, "are": {"cats"}}),
+    ],
+)
+def test_questions(sentence: str, expected: dict[str, set[str]]) -> None:
+    found = partners(sentence)
+    assert {w: found[w] for w in expected} == expected
+
+
+def test_infinitives_and_object_complements() -> None:
+    found = partners("the coffee was too hot to drink")
+    assert found["to"] == {"drink"} and found["drink"] == {"hot"} and found["too"] == {"hot"}
+    assert partners("she wants to swim")["swim"] == {"wants"}
+    assert partners("someone left the door open")["open"] == {"door"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "word", "pos"),
+    [
+        ("the dogs in the park were barking", "park", "noun"),  # a verb of the lexicon after "the"
+        ("the glorpy zibbets were snurfling", "glorpy", "adj"),  # unknown, before a noun
+        ("the glorpy zibbets were snurfling", "zibbets", "noun"),  # unknown, ends the phrase
+        ("the glorpy zibbets were snurfling", "snurfling", "verb"),  # -ing after an auxiliary
+        ("she zanned the cake", "zanned", "verb"),  # after a subject that has no verb yet
+        ("the cake was crumbly", "crumbly", "adj"),  # -ly after "was", at the end
+        ("they ran quickly", "quickly", "adv"),
+        ("the students studied hard", "hard", "adv"),  # an adjective that can be an adverb, after a verb
+        ("the exam was hard", "hard", "adj"),
+        ("i saw her yesterday", "her", "pron"),  # no noun after it
+        ("i saw her dog", "her", "det"),
+        ("open the door", "open", "verb"),
+        ("it will rain", "rain", "verb"),
+    ],
+)
+def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos: str) -> None:
+    words = sentence.split()
+    assert analyse(words).tokens[words.index(word)].tag == pos
+
+
+def test_a_words_own_part_of_speech_and_inputs_do_not_depend_on_its_neighbours() -> None:
+    """features() reads Token.pos, the word's own part of speech: shuffled, each word keeps it (figure 9)."""
+    words = "the glorpy zibbets in the park were snurfling her dog".split()
+    before = {t.text: (t.pos, t.known, t.fields) for t in analyse(words).tokens}
+    after = {t.text: (t.pos, t.known, t.fields) for t in analyse(list(reversed(words))).tokens}
+    assert before == after
+    park = analyse(words).tokens[5]
+    assert (park.text, park.tag, park.pos) == ("park", "noun", "verb")
+
+
+def test_the_training_grammar_gets_the_analysis_its_weights_were_trained_on() -> None:
+    """The committed layer learnt from these analyses: the rules must give exactly them (tokens, subject,
+    verb, all three relations) for the first 1500 training sentences. The digest was computed with the
+    rules as they were when the weights were trained, before issue #15 added clauses and coordination."""
+    h = hashlib.sha256()
+    for words in training_sentences(1500):
+        a = analyse(words)
+        tokens = [(t.pos, t.fields, t.known) for t in a.tokens]
+        h.update(repr((tokens, a.subject, a.verb, sorted(a.targets.items()))).encode())
+    assert h.hexdigest() == "ce66ef924ba14d68efa7f45f0644d4b95160b4bba140fcc4c63df620d3c2122c"
