@@ -363,6 +363,8 @@ def _guess_from_neighbours(
     """The part of speech of an unknown word, from its ending and its neighbours."""
     if r.proper and i > 0:
         return "noun"  # a name in the middle of a sentence
+    if r.pos == "adv" and nxt is not None and nxt.pos in ("adj", "adv"):
+        return "adv"  # an -ly word before an adjective: "the unbelievably steep bank", "was oddly quiet"
     if inside_phrase:
         if nxt is not None and nxt.pos == "verb" and nxt.known:
             return "noun"  # "the zibbets were"
@@ -380,7 +382,7 @@ def _guess_from_neighbours(
     predicative = governor == "aux" and governor_lemma == "be" and r.ending in ("", "ly") and prev != "det"
     if predicative and (nxt is None or nxt.pos not in ("noun", "adj", "verb")):
         return "adj"  # "the bread was crumbly", "the soup is glorpish"
-    if governor in ("aux", "inf"):
+    if governor in ("aux", "inf") and r.pos != "adv":
         return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
     if prev in ("noun", "pron") and r.pos != "adv" and not has_verb:
         if r.ending in ("ed", "s") or (prev_r is not None and prev_r.key in SUBJECT_PRONOUNS):

@@ -224,6 +224,12 @@ def test_questions(sentence: str, expected: dict[str, set[str]]) -> None:
     assert {w: found[w] for w in expected} == expected
 
 
+def test_an_adverb_before_an_adjective_qualifies_it() -> None:
+    for sentence in ("the unbelievably steep bank was wet", "the bank was unbelievably steep"):
+        found = partners(sentence)
+        assert found["unbelievably"] == {"steep"} and found["bank"] == {"was"}, sentence
+
+
 def test_infinitives_and_object_complements() -> None:
     found = partners("the coffee was too hot to drink")
     assert found["to"] == {"drink"} and found["drink"] == {"hot"} and found["too"] == {"hot"}
@@ -240,6 +246,8 @@ def test_infinitives_and_object_complements() -> None:
         ("the glorpy zibbets were snurfling", "snurfling", "verb"),  # -ing after an auxiliary
         ("she zanned the cake", "zanned", "verb"),  # after a subject that has no verb yet
         ("the cake was crumbly", "crumbly", "adj"),  # -ly after "was", at the end
+        ("the unbelievably steep bank was wet", "unbelievably", "adv"),  # -ly before an adjective
+        ("the bank was unbelievably steep", "unbelievably", "adv"),
         ("they ran quickly", "quickly", "adv"),
         ("the students studied hard", "hard", "adv"),  # an adjective that can be an adverb, after a verb
         ("the exam was hard", "hard", "adj"),
