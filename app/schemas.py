@@ -135,10 +135,26 @@ class GenerateResponse(BaseModel):
 
 
 class LanguageModelAttentionResponse(BaseModel):
-    model: MaskName
+    model: MaskName = Field(description="which of the three models: the mask it was trained with")
+    mask: MaskName = Field(
+        description="the mask every layer applied in this pass (by default the model's own)"
+    )
     tokens: list[str] = Field(description="the start token, then the sentence")
-    weights: list[list[list[list[float]]]] = Field(description="[layer][head][query i][key j]")
-    future_leak: float
+    weights: list[list[list[list[float]]]] = Field(
+        description="[layer][head][query i][key j]; every row sums to 1"
+    )
+    scaled: list[list[list[list[float]]]] = Field(
+        description="[layer][head][query i][key j]: the scores q·k/√d_k the mask acts on (before it)"
+    )
+    future_leak: float = Field(
+        description="mean over layers, heads and query rows of the weight on keys j > i"
+    )
+    future_shares: list[list[list[float]]] = Field(
+        description="[layer][head][query i]: Σ_{j>i} w_ij, the weight the row puts on later keys"
+    )
+    row_future_shares: list[float] = Field(
+        description="[query i]: `future_shares` averaged over the layers and heads"
+    )
 
 
 class NextWordReading(BaseModel):
@@ -447,7 +463,7 @@ class OrderResponse(BaseModel):
 class RealBest(BaseModel):
     layer: int = Field(description="0-based layer")
     head: int = Field(description="0-based head within the layer")
-    score: float = Field(description="the relation's score for that head: the largest in scores")
+    score: float = Field(description="the relation's score for that head: the largest of its scores")
 
 
 class RealRelation(BaseModel):
@@ -458,9 +474,18 @@ class RealRelation(BaseModel):
     )
     scores: list[list[float]] | None = Field(
         description="[layer][head], all layers and heads: the mean word-level weight of word i on word j "
-        "over the targets (null when the sentence has no pair for this relation)"
+        "over the targets, on the words alone: [CLS] and [SEP] left out and each row renormalised, as figure "
+        "10 draws with Hide [CLS] and [SEP] (null when the sentence has no pair for this relation)"
     )
-    best: RealBest | None = Field(description="the head with the highest score (null without targets)")
+    best: RealBest | None = Field(description="the head with the highest of scores (null without targets)")
+    scores_with_markers: list[list[float]] | None = Field(
+        description="[layer][head]: the same mean, on the attention as the model gives it, [CLS] and [SEP] "
+        "kept in every row (no renormalising), as figure 10 draws by default: the share of word i's whole "
+        "row that lands on word j (null without targets)"
+    )
+    best_with_markers: RealBest | None = Field(
+        description="the head with the highest of scores_with_markers (null without targets)"
+    )
 
 
 class RealAttentionResponse(BaseModel):

@@ -3,7 +3,9 @@
 A word-level decoder: token and position embeddings, two pre-norm blocks of masked multi-head
 self-attention and a ReLU feed-forward layer, a final layer norm, and the token embedding reused as the
 output layer. The three models differ only in the mask their attention used in training (and uses here):
-``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug) and ``none``.
+``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug) and ``none``. A pass may
+apply another mask to the same trained weights (``forward(ids, mask=...)``): figure 5 runs the ``neg_inf``
+model, a real decoder, under each of the three masks.
 
 Weights come from ``training/train_lm.py``; see ``app/weights/README.md``.
 """
@@ -22,6 +24,7 @@ from numpy.typing import NDArray
 from app.config import get_settings
 from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
+from app.models.close_words import close_words
 from app.refusal import UnknownWords
 
 FloatArray = NDArray[np.float64]
@@ -33,6 +36,9 @@ MAX_POSITIONS = 16
 # A sentence for the three models: their 14 words fit in far fewer characters; the page's Sentence box and
 # GET /api/lm/attention both read this one number.
 MAX_SENTENCE_CHARS = 200
+# A sentence of the models' grammar: what figure 5 and GET /api/lm/attention start with.
+DEFAULT_SENTENCE = "the old fox chased the goose"
+VOCABULARY_NAME = "the models' vocabulary"
 LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
 
 
@@ -51,10 +57,12 @@ class Reading:
 
 @dataclass(frozen=True)
 class Forward:
-    """What one pass over a sequence gives: next-token logits (T, V) and attention (layers, h, T, T)."""
+    """What one pass over a sequence gives: next-token logits (T, V), attention weights (layers, h, T, T),
+    and the scaled scores q·k/√d_k (layers, h, T, T) those weights are the masked softmax of."""
 
     logits: FloatArray
     attention: FloatArray
+    scaled: FloatArray
 
 
 class TinyLM:
@@ -69,26 +77,31 @@ class TinyLM:
         self.layers = sum(1 for name in params if name.endswith("ln1_g"))
         self.vocabulary = vocabulary
         self.index = {w: k for k, w in enumerate(vocabulary)}
+        self.words = [w for w in vocabulary if w not in SPECIALS]  # what a sentence may use
 
-    def forward(self, ids: list[int]) -> Forward:
-        """Run the network over token ids, BOS first, at most MAX_POSITIONS long."""
+    def forward(self, ids: list[int], mask: MaskMode | None = None) -> Forward:
+        """Run the network over token ids, BOS first, at most MAX_POSITIONS long.
+
+        ``mask`` is the mask every layer's attention applies: by default the one the model was trained
+        with; another one runs the same trained weights with that mask instead (figure 5).
+        """
+        mask = self.mask if mask is None else mask
         p = self.params
         T = len(ids)
         x = p["tok_emb"][ids] + p["pos_emb"][:T]  # (T, d_model)
-        maps = []
+        maps, scaled = [], []
         for layer in range(self.layers):
             q = {name: p[f"layer{layer}.{name}"] for name in LAYER_PARAMETERS}
             h = layer_norm(x, q["ln1_g"], q["ln1_b"])
-            att = multi_head_attention(
-                h, q["w_q"], q["w_k"], q["w_v"], self.heads, w_o=q["w_o"], mask=self.mask
-            )
+            att = multi_head_attention(h, q["w_q"], q["w_k"], q["w_v"], self.heads, w_o=q["w_o"], mask=mask)
             assert att.output is not None
             x = x + att.output
             h = layer_norm(x, q["ln2_g"], q["ln2_b"])
             x = x + feed_forward(h, q)
-            maps.append(att.stages.weights)
+            maps.append(att.stages.weights)  # (h, T, T)
+            scaled.append(att.stages.scaled)  # (h, T, T), before the mask
         logits = layer_norm(x, p["ln_f_g"], p["ln_f_b"]) @ p["tok_emb"].T  # (T, V): the embedding, reused
-        return Forward(logits=logits, attention=np.stack(maps))
+        return Forward(logits=logits, attention=np.stack(maps), scaled=np.stack(scaled))
 
     def teacher_forced(self, ids: list[int]) -> FloatArray:
         """(T, V) next-word logits with the whole sequence as input, as training and validation see it."""
@@ -129,10 +142,12 @@ class TinyLM:
         )
 
     def encode(self, words: list[str]) -> list[int]:
-        """BOS, then the words' ids; UnknownWords (a Refusal) naming any word the models never saw."""
-        unknown = [w for w in words if w not in self.index or w in SPECIALS]
+        """BOS, then the words' ids; UnknownWords (a Refusal) naming, once each and in order, any word the
+        models never saw, each with up to three close known words (app/models/close_words.py)."""
+        unknown = list(dict.fromkeys(w for w in words if w not in self.index or w in SPECIALS))
         if unknown:
-            raise UnknownWords(sorted(set(unknown)), "the models' vocabulary")
+            suggestions = {w: close_words(w, self.words) for w in unknown}
+            raise UnknownWords(unknown, VOCABULARY_NAME, suggestions, listed=True)
         return [self.index[BOS]] + [self.index[w] for w in words]
 
     def generate(

@@ -4,13 +4,20 @@ next-word predictions read two ways (the sentence in the input, or only the word
 from typing import Annotated
 
 import numpy as np
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 
-from app.core.diagnostics import future_leak
+from app.core.diagnostics import future_leak, future_share
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.models.lm_grammar import fits, grammatical
-from app.models.tiny_lm import EOS, MAX_POSITIONS, MAX_SENTENCE_CHARS, Reading, TinyLMs
+from app.models.tiny_lm import (
+    DEFAULT_SENTENCE,
+    EOS,
+    MAX_POSITIONS,
+    MAX_SENTENCE_CHARS,
+    Reading,
+    TinyLMs,
+)
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
@@ -58,25 +65,41 @@ def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
 
 @router.get(
     "/attention",
-    responses={422: refusal_doc("a bad model name, no words, too many, or unknown words")},
+    responses={422: refusal_doc("a bad model or mask name, no words, too many, or unknown words")},
 )
 def attention(
     models: TinyLMsDep,
     sentence: Annotated[
         Sentence,
-        sentence_query("the old fox chased the goose", max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
+        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
     ],
-    model: MaskName = "neg_inf",
+    model: Annotated[
+        MaskName, Query(description="which of the three models: the mask it was trained with")
+    ] = "neg_inf",
+    mask: Annotated[
+        MaskName | None,
+        Query(
+            description="the mask every layer applies in this pass: none, neg_inf or zero; by default "
+            "the one the model was trained with (figure 5 runs the neg_inf model under each)"
+        ),
+    ] = None,
 ) -> LanguageModelAttentionResponse:
-    """One model's attention over a whole sentence, every layer and head: the mask's fingerprint."""
+    """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
+    the mask's fingerprint (figure 6), and what a mask does to a trained decoder (figure 5)."""
     lm = models.models[model]
     ids = lm.encode(sentence.lower_words)
-    maps = lm.forward(ids).attention
+    run = lm.forward(ids, mask=mask)
+    maps = run.attention  # (layers, h, T, T)
+    shares = future_share(maps)  # (layers, h, T)
     return LanguageModelAttentionResponse(
         model=model,
+        mask=lm.mask if mask is None else mask,
         tokens=[lm.vocabulary[k] for k in ids],
         weights=maps.tolist(),
+        scaled=run.scaled.tolist(),
         future_leak=future_leak(maps.reshape(-1, *maps.shape[-2:])),
+        future_shares=shares.tolist(),
+        row_future_shares=shares.mean(axis=(0, 1)).tolist(),
     )
 
 

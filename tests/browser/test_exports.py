@@ -141,7 +141,8 @@ def test_the_mask_lab_table_shows_the_future_weights(watched_page) -> None:
     expect(figure.locator("svg.heatmap").first).to_be_visible()
     figure.get_by_text("Show the numbers as a table").click()
     table = figure.locator("table.figure-numbers__table").first
-    expect(table.locator("caption")).to_have_text("Head 1, mask neg_inf")
-    # −∞: the strict upper triangle is exactly zero.
+    expect(table.locator("caption")).to_have_text("Layer 1, head 1, mask neg_inf")
+    expect(figure.locator("table.figure-numbers__table")).to_have_count(4)  # 2 layers × 2 heads
+    # −∞: the strict upper triangle is exactly zero (the start token's row: all 6 words after it).
     first_row = table.locator("tbody tr").first.locator("td").all_text_contents()
-    assert first_row[1:] == ["0.000"] * 4
+    assert first_row[1:] == ["0.000"] * 6

@@ -1,6 +1,7 @@
-"""One kind of Heads control across the article (templates/macros.html heads_slider): figures 1, 2 and 5 each
-have a slider named Heads over their valid head counts, with a tick label per count and a readout that follows
-it; no figure picks a head count from a drop-down."""
+"""One kind of Heads control across the article (templates/macros.html heads_slider): figures 1 and 2 each
+have a slider named Heads over their valid head counts, with a tick label per count and a readout that
+follows it; no figure picks a head count from a drop-down. (Figure 5's decoder has its own two trained
+heads: no slider.)"""
 
 from __future__ import annotations
 
@@ -21,14 +22,12 @@ CASES = [
         "8 heads × 64 wide",
         "16 heads × 32 wide",
     ),
-    ("mask-lab", HEAD_COUNTS, "3 heads × 8 wide", "4 heads × 6 wide"),
 ]
 
 # What shows that each figure has started and drawn its first answer.
 READY = {
     "heads-dial": "[data-part=drawing] svg",
     "accounting": ".acct-how:not(:empty)",
-    "mask-lab": "svg.heatmap",
 }
 
 

@@ -1,16 +1,22 @@
-"""Figure 5, the mask lab, driven in real Chromium through its accessible names."""
+"""Figure 5, the mask lab, driven in real Chromium through its accessible names: a real decoder (figure 6's
+language model trained with −∞) under each of the three masks."""
 
 from __future__ import annotations
 
+import math
 import re
 from urllib.parse import parse_qs, urlsplit
 
+import numpy as np
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.pages import open_figure, query_params, refused_then_recovered, sideways_scroll
 
-DEFAULT_TOKENS = ["the", "river", "bank", "was", "steep"]
+DEFAULT_SENTENCE = "the old fox chased the goose"
+DEFAULT_TOKENS = ["<s>", *DEFAULT_SENTENCE.split()]
+N = len(DEFAULT_TOKENS)
+MAPS = 4  # 2 layers × 2 heads
 MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
 
 
@@ -31,10 +37,12 @@ def radio(figure: Locator, name: str) -> Locator:
 
 
 def cells(figure: Locator, future: bool) -> list[dict]:
-    """Every drawn cell above (future=True) or on and below the diagonal: its weight and its drawn opacity."""
+    """Every drawn cell above (future=True) or on and below the diagonal: its map, row, weight, opacity."""
     return figure.evaluate(
         "(f, future) => [...f.querySelectorAll(`.heatmap__cell[data-future='${future}']`)].map(c => ({"
-        " weight: Number(c.dataset.weight), opacity: Number(getComputedStyle(c).fillOpacity) }))",
+        " map: c.closest('svg').dataset.layer + '/' + c.closest('svg').dataset.head,"
+        " i: Number(c.dataset.query), weight: Number(c.dataset.weight),"
+        " opacity: Number(getComputedStyle(c).fillOpacity) }))",
         str(future).lower(),
     )
 
@@ -46,39 +54,84 @@ def row_shares(figure: Locator) -> list[float]:
     ]
 
 
-def api_leak(page: Page, mode: str, sentence: str = "the river bank was steep", heads: int = 3) -> float:
+def decoder(page: Page, mask: str, sentence: str = DEFAULT_SENTENCE) -> dict:
+    """The server's answer for the figure's decoder (the −∞ model) under `mask`."""
     answer = page.request.get(
-        "/api/attention", params={"sentence": sentence, "heads": heads, "mask": mode, "trained": "true"}
+        "/api/lm/attention", params={"model": "neg_inf", "mask": mask, "sentence": sentence}
     )
-    assert answer.ok
-    return float(answer.json()["future_leak"])
+    assert answer.ok, answer.text()
+    return answer.json()
 
 
-def test_default_view_draws_a_heatmap_per_head_and_the_meter(watched_page):
+def mean_future_share(answer: dict) -> float:
+    """The leak recomputed here from the weights: the mean over layers, heads and rows of Σ_{j>i} w_ij."""
+    weights = np.array(answer["weights"])  # (layers, heads, T, T)
+    return float(np.triu(weights, k=1).sum(-1).mean())
+
+
+def num(x: float) -> str:
+    """A number as the explanation writes it (three significant digits), mirroring mask-lab.js."""
+    if x != 0 and abs(x) < 0.001:
+        mantissa, exponent = f"{x:.2e}".split("e")
+        return f"{mantissa}e{int(exponent):+d}"
+    return f"{float(f'{x:.3g}'):.10g}"
+
+
+def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_page):
     page, _ = watched_page
     figure = open_mask_lab(page)
-    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the river bank was steep")
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value(DEFAULT_SENTENCE)
     group = figure.get_by_role("radiogroup", name="Mask")
     expect(group.get_by_role("radio")).to_have_count(3)
     expect(radio(figure, "no mask")).to_be_checked()
-    expect(figure.locator("svg.heatmap")).to_have_count(3)
-    first = figure.locator("svg.heatmap").first
-    expect(first.locator(".heatmap__cell")).to_have_count(25)
-    # Both axes are labelled with the tokens; every row's sum is shown and is 1.
-    expect(first.locator(".heatmap__label")).to_have_count(10)
+    # The decoder has its own two layers of two heads, trained: no Heads slider, no Trained switch.
+    expect(figure.get_by_role("slider", name="Heads")).to_have_count(0)
+    expect(figure.get_by_role("switch", name="Trained")).to_have_count(0)
+    maps = figure.locator("svg.heatmap")
+    expect(maps).to_have_count(MAPS)
+    expect(maps.locator(".heatmap__title")).to_have_text(
+        ["Layer 1, head 1", "Layer 1, head 2", "Layer 2, head 1", "Layer 2, head 2"]
+    )
+    first = maps.first
+    expect(first.locator(".heatmap__cell")).to_have_count(N * N)
+    # Both axes are labelled with the tokens, the start token first; every row's sum is shown and is 1.
+    expect(first.locator(".heatmap__label")).to_have_count(2 * N)
     assert first.locator(".heatmap__label").all_text_contents()[::2] == DEFAULT_TOKENS
-    expect(first.locator(".heatmap__sum")).to_have_text(["1.00"] * 5)
+    expect(first.locator(".heatmap__sum")).to_have_text(["1.00"] * N)
     expect(first.locator(".heatmap__future")).to_have_count(1)
-    expect(figure.locator(".heatmap-axes")).to_contain_text("Each row sums to 1")
+    expect(figure.locator(".heatmap-axes")).to_contain_text("<s> is the start token")
+
+    # The caption says what is drawn; the note names the model, from its training record.
+    caption = figure.locator("figcaption")
+    expect(caption).to_contain_text(
+        "the self-attention of a small decoder trained with the −∞ mask (the language model of figure 6) "
+        "over your sentence"
+    )
+    record = page.request.get("/api/lm").json()
+    honest = next(m for m in record["models"] if m["mask"] == "neg_inf")
+    about = figure.locator(".mask-decoder__about")
+    expect(about).to_contain_text(f"{record['layers']} layers × {record['heads']} heads")
+    expect(about).to_contain_text(f"validation loss {honest['final_validation']:.2f} in its training record")
+    # The words it knows, behind a disclosure: every word of the models' vocabulary.
+    words = figure.get_by_text(re.compile(r"^Words it knows \(\d+\)$"))
+    expect(words).to_have_text(f"Words it knows ({len(record['vocabulary'])})")
+    words.click()
+    listed = ", ".join(figure.locator(".mask-words__list dd").all_text_contents()).split(", ")
+    assert sorted(listed) == sorted(record["vocabulary"])
 
     m = meter(figure)
     expect(m).to_have_attribute("aria-valuemin", "0")
     expect(m).to_have_attribute("aria-valuemax", "100")
-    assert abs(float(m.get_attribute("aria-valuenow")) - api_leak(page, "none") * 100) < 0.01
+    assert abs(float(m.get_attribute("aria-valuenow")) - decoder(page, "none")["future_leak"] * 100) < 0.01
     expect(m).to_have_attribute("aria-valuetext", re.compile(r"^\d+% of attention goes to the future$"))
-    expect(figure.locator("[data-part=yardstick]")).to_contain_text("(n−1)/(2n) = 4/10 = 40%")
-    expect(figure.locator(".row-leak__item")).to_have_count(5)
-    assert row_shares(figure)[-1] == 0  # the last word has no later words
+    expect(figure.locator("[data-part=yardstick]")).to_contain_text(
+        f"n = {N} positions (the start token and your {N - 1} words)"
+    )
+    expect(figure.locator("[data-part=yardstick]")).to_contain_text("(n−1)/(2n) = 6/14 = 43%")
+    foot = figure.locator("[data-part=rows-foot]")
+    expect(foot).to_contain_text("Mean over the 2 layers × 2 heads (4 maps)")
+    expect(figure.locator(".row-leak__item")).to_have_count(N)
+    assert row_shares(figure)[-1] == 0  # the last position has nothing after it
     assert query_params(page) == {}
 
 
@@ -89,7 +142,7 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     page.evaluate("window.__sameDocument = true")
     m = meter(figure)
     unmasked = row_shares(figure)
-    assert unmasked[0] > 0.5
+    assert unmasked[0] > 0.1  # trained with −∞, unmasked it still looks ahead
 
     radio(figure, "−∞").check()
     expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "neg_inf")
@@ -98,23 +151,28 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     expect(figure.locator("[data-part=meter-value]")).to_have_text("0%")
     expect(page).to_have_url(re.compile(r"[?&]mask=neg_inf\b"))
     future = cells(figure, True)
-    assert len(future) == 3 * 10
+    assert len(future) == MAPS * N * (N - 1) // 2
     assert all(c["weight"] == 0 and c["opacity"] == 0 for c in future), future
-    assert all(c["weight"] > 0 for c in cells(figure, False) if c["opacity"] > 0.5)
-    assert row_shares(figure) == [0.0] * 5
-    expect(figure.locator(".row-leak__value")).to_have_text(["0%"] * 5)
-    expect(figure.locator("[data-part=explain]")).to_contain_text("−∞ = 0")
+    assert all(c["weight"] > 0 and c["opacity"] > 0 for c in cells(figure, False))
+    assert row_shares(figure) == [0.0] * N
+    expect(figure.locator(".row-leak__value")).to_have_text(["0%"] * N)
+    explain = figure.locator("[data-part=explain]")
+    expect(explain).to_contain_text("−∞ = 0")
+    expect(explain).to_contain_text("exactly 0 in all 4 maps")
 
     radio(figure, "×0").check()
     expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "zero")
     expect(m).not_to_have_attribute("aria-valuenow", "0")
-    assert float(m.get_attribute("aria-valuenow")) > 0
-    assert abs(float(m.get_attribute("aria-valuenow")) - api_leak(page, "zero") * 100) < 0.01
+    zero = decoder(page, "zero")
+    assert float(m.get_attribute("aria-valuenow")) == pytest.approx(mean_future_share(zero) * 100, abs=0.01)
     expect(page).to_have_url(re.compile(r"[?&]mask=zero\b"))
-    assert any(c["weight"] > 0 and c["opacity"] > 0 for c in cells(figure, True))
-    zero = row_shares(figure)
-    assert zero[0] > 0 and zero != unmasked
-    explain = figure.locator("[data-part=explain]")
+    # Every later position of a row gets the same weight in a map, and it is never 0.
+    future = cells(figure, True)
+    assert all(c["weight"] > 0 and c["opacity"] > 0 for c in future)
+    for key in {(c["map"], c["i"]) for c in future}:
+        assert len({c["weight"] for c in future if (c["map"], c["i"]) == key}) == 1, key
+    leaky = row_shares(figure)
+    assert leaky[0] > 0 and leaky != unmasked
     expect(explain).to_contain_text("0 = 1")
     expect(explain).to_contain_text("the same share")
     expect(figure.locator("td.is-current")).to_have_text(["0", "e0 = 1", "1 / Σ, never 0"])
@@ -122,9 +180,10 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     radio(figure, "no mask").check()
     expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "none")
     expect(m).not_to_have_attribute("aria-valuenow", "0")
-    assert float(m.get_attribute("aria-valuenow")) > float(api_leak(page, "zero") * 100)
+    assert float(m.get_attribute("aria-valuenow")) > zero["future_leak"] * 100
     assert "mask" not in query_params(page)
     assert row_shares(figure) == unmasked
+    expect(explain).to_contain_text("This decoder was trained with −∞")
     # The same drawing, restyled: no reload and no rebuild.
     assert page.evaluate("window.__sameDocument") is True
     assert figure.evaluate("f => f.querySelector('svg.heatmap').__marker") == 1
@@ -135,21 +194,31 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     expect(figure.locator("[data-part=compare]")).to_contain_text("−∞ 0%")
 
 
-def test_the_row_shares_and_the_explanation_are_the_servers_numbers(watched_page):
-    """The per-row bars show /api/attention's row_future_shares as they are, and the ×0 explanation names the
-    row and head with the largest of its future_shares: the page adds up no weights itself."""
+def test_the_row_shares_and_the_explanation_are_the_decoders_numbers(watched_page):
+    """The per-row bars show /api/lm/attention's row_future_shares as they are, and the ×0 explanation takes
+    the leakiest row (of a word, not the start token) with its own scores: the largest visible score, the
+    row's softmax sum Σ, and 1/Σ, the weight of each later position."""
     page, _ = watched_page
     figure = open_mask_lab(page, "?mask=zero")
     expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", "zero")
-    answer = page.request.get(
-        "/api/attention",
-        params={"sentence": "the river bank was steep", "heads": 3, "mask": "zero", "trained": "true"},
-    ).json()
+    answer = decoder(page, "zero")
     assert row_shares(figure) == answer["row_future_shares"]
-    shares = answer["future_shares"]
-    k, i = max(((k, i) for k in range(3) for i in range(4)), key=lambda ki: shares[ki[0]][ki[1]])
+    shares = np.array(answer["future_shares"])  # (layers, heads, T)
+    rows = [(layer, h, i) for layer in range(2) for h in range(2) for i in range(1, N - 1)]
+    layer, h, i = max(rows, key=lambda lhi: shares[lhi])
     token = answer["tokens"][i]
-    expect(figure.locator("[data-part=explain]")).to_contain_text(f"in the row of “{token}” in head {k + 1}")
+    explain = figure.locator("[data-part=explain]")
+    expect(explain).to_contain_text(f"In the row of “{token}” in layer {layer + 1}, head {h + 1}")
+    seen = answer["scaled"][layer][h][i][: i + 1]
+    later = N - 1 - i
+    total = sum(math.exp(s) for s in seen) + later
+    each = answer["weights"][layer][h][i][i + 1]
+    assert each == pytest.approx(1 / total, rel=1e-12)  # the softmax of the masked row, by hand
+    top = max(seen)
+    expect(explain).to_contain_text(f"its {i + 1} visible keys score up to {top:.2f}, and e{top:.2f} = ")
+    expect(explain).to_contain_text(f" = {num(math.exp(top))}; each of its {later} later positions")
+    expect(explain).to_contain_text(f"the row's sum Σ = {num(total)} and gets 1/Σ = {num(each)}")
+    expect(explain).to_contain_text(f"would get {later}/{N} = ")
 
 
 def test_modes_work_from_the_keyboard(watched_page):
@@ -167,22 +236,18 @@ def test_modes_work_from_the_keyboard(watched_page):
 
 def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     page, watch = watched_page
-    figure = open_mask_lab(
-        page, "?mask=zero&mask_sentence=the+dog+ate+the+bone&mask_heads=2&mask_trained=0", path="/"
-    )
+    figure = open_mask_lab(page, "?mask=zero&mask_sentence=her+cat+slept+near+the+river", path="/")
     expect(radio(figure, "×0")).to_be_checked()
-    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("the dog ate the bone")
-    expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "2 heads")
-    expect(figure.get_by_role("switch", name="Trained")).not_to_be_checked()
-    expect(figure.locator("svg.heatmap")).to_have_count(2)
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("her cat slept near the river")
+    expect(figure.locator("svg.heatmap")).to_have_count(MAPS)
     first = figure.locator("svg.heatmap").first
-    assert first.locator(".heatmap__label").all_text_contents()[::2] == ["the", "dog", "ate", "the", "bone"]
-    asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/attention" in u]
-    assert any(
-        q.get("mask") == ["zero"] and q.get("heads") == ["2"] and q.get("trained") == ["false"] for q in asked
-    )
-    # Untrained scores are near 0, so ×0 leaks about as much as uniform attention would.
-    assert float(meter(figure).get_attribute("aria-valuenow")) > 30
+    labels = ["<s>", "her", "cat", "slept", "near", "the", "river"]
+    assert first.locator(".heatmap__label").all_text_contents()[::2] == labels
+    asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/lm/attention" in u]
+    assert any(q.get("mask") == ["zero"] and q.get("model") == ["neg_inf"] for q in asked)
+    assert not [u for u in watch.api_requests if "/api/attention?" in u and "mask=zero" in u]
+    leak = decoder(page, "zero", "her cat slept near the river")["future_leak"]
+    assert float(meter(figure).get_attribute("aria-valuenow")) == pytest.approx(leak * 100, abs=0.01)
     # Figure 1 reads its own keys and keeps its default sentence.
     expect(page.locator("#heads-dial").get_by_role("textbox", name="Sentence")).to_have_value(
         "the river bank was steep"
@@ -191,10 +256,10 @@ def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
 
 def test_invalid_url_values_fall_back_to_defaults(watched_page):
     page, _ = watched_page
-    figure = open_mask_lab(page, "?mask=maybe&mask_heads=5&mask_trained=perhaps")
+    figure = open_mask_lab(page, "?mask=maybe")
     expect(radio(figure, "no mask")).to_be_checked()
-    expect(figure.locator("svg.heatmap")).to_have_count(3)
-    expect(figure.get_by_role("switch", name="Trained")).to_be_checked()
+    expect(figure.locator("svg.heatmap")).to_have_count(MAPS)
+    expect(figure.get_by_role("textbox", name="Sentence")).to_have_value(DEFAULT_SENTENCE)
 
 
 def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
@@ -202,32 +267,36 @@ def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
     figure = open_mask_lab(page)
     radio(figure, "−∞").check()
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
-    figure.get_by_role("textbox", name="Sentence").fill("the farmer saw the boat near the house")
-    expect(figure.locator(".row-leak__item")).to_have_count(8)
-    expect(figure.locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(64)
-    expect(figure.locator("[data-part=yardstick]")).to_contain_text("= 7/16 = 44%")
+    sentence = "the hungry wolf followed the goose across the meadow"
+    figure.get_by_role("textbox", name="Sentence").fill(sentence)
+    expect(figure.locator(".row-leak__item")).to_have_count(10)
+    expect(figure.locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(100)
+    expect(figure.locator("[data-part=yardstick]")).to_contain_text("= 9/20 = 45%")
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
-    expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+farmer\+saw"))
-    heads = figure.get_by_role("slider", name="Heads")  # the same slider as figures 1 and 2
-    heads.focus()
-    page.keyboard.press("ArrowRight")  # 3 -> 4
-    page.keyboard.press("ArrowRight")  # 4 -> 6
-    expect(heads).to_have_attribute("aria-valuetext", "6 heads")
-    expect(figure.locator("output[for=mask-lab-heads]")).to_have_text("6 heads × 4 wide")
-    expect(figure.locator("svg.heatmap")).to_have_count(6)
-    expect(page).to_have_url(re.compile(r"[?&]mask_heads=6\b"))
+    expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+hungry\+wolf"))
 
 
-def test_a_bad_sentence_shows_the_server_error_inside_the_figure(watched_page):
+def test_an_unknown_word_shows_the_refusal_naming_it(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_mask_lab(page)
-    long_sentence = " ".join(["bank"] * 65)
-    detail = page.request.get("/api/attention", params={"sentence": long_sentence, "mask": "none"}).json()[
-        "detail"
-    ]
     drawing = figure.locator("[data-part=drawing]")
-    refused_then_recovered(figure, drawing, long_sentence, detail, "the river bank was wide")
+    refusal = page.request.get("/api/lm/attention", params={"sentence": "teh river bank was steep"}).json()
+    assert refusal["unknown"] == ["teh", "bank", "steep"]
+    assert refusal["detail"].startswith("not in the models' vocabulary: teh (did you mean the?), bank")
+    typed = "teh river bank was steep"
+    refused_then_recovered(figure, drawing, typed, refusal["detail"], "the river was cold")
+    expect(figure.locator("svg.heatmap").first.locator(".heatmap__label")).to_have_count(2 * 5)
+
+
+def test_a_sentence_past_the_decoders_length_is_refused_inside_the_figure(watched_page):
+    page, watch = watched_page
+    watch.expected_console.append("status of 422")
+    figure = open_mask_lab(page)
+    too_long = " ".join(["the"] * 15)
+    detail = page.request.get("/api/lm/attention", params={"sentence": too_long}).json()["detail"]
+    assert detail == "sentence has 15 words; at most 14 are allowed"
+    refused_then_recovered(figure, figure.locator("[data-part=drawing]"), too_long, detail, "the dog slept")
 
 
 def leak_by_zero_fill(figure: Locator) -> None:
@@ -237,9 +306,12 @@ def leak_by_zero_fill(figure: Locator) -> None:
     expect(meter(figure)).not_to_have_attribute("aria-valuenow", "0")
 
 
-def type_twenty_words(figure: Locator) -> None:
-    figure.get_by_role("textbox", name="Sentence").fill(" ".join(["the river bank was steep"] * 4))
-    expect(figure.locator(".row-leak__item")).to_have_count(20)
+LONGEST = "the hungry brown wolf followed the young goose across the sandy meadow near the"  # 14 words
+
+
+def type_the_longest_sentence(figure: Locator) -> None:
+    figure.get_by_role("textbox", name="Sentence").fill(LONGEST)
+    expect(figure.locator(".row-leak__item")).to_have_count(15)
 
 
 def test_phone_width_has_no_horizontal_scroll(phone_page):
@@ -247,7 +319,7 @@ def test_phone_width_has_no_horizontal_scroll(phone_page):
     figure = open_mask_lab(page)
     assert sideways_scroll(page) <= 0
     leak_by_zero_fill(figure)
-    type_twenty_words(figure)
+    type_the_longest_sentence(figure)
     assert sideways_scroll(page) <= 0
 
 
@@ -256,12 +328,12 @@ def test_on_a_phone_each_heatmap_takes_the_full_width_and_writes_its_weights(pho
     figure = open_mask_lab(page)
     drawing = figure.locator("[data-part=drawing]").evaluate("d => d.clientWidth")
     maps = figure.locator("svg.heatmap")
-    expect(maps).to_have_count(3)
-    boxes = [maps.nth(k).bounding_box() for k in range(3)]
+    expect(maps).to_have_count(MAPS)
+    boxes = [maps.nth(k).bounding_box() for k in range(MAPS)]
     assert all(b and b["width"] >= 0.75 * drawing for b in boxes)  # not two at half the width
     assert len({round(b["x"]) for b in boxes if b}) == 1  # one under the other
     values = maps.first.locator(".heatmap__value").all_text_contents()
-    assert len(values) == len(DEFAULT_TOKENS) ** 2 and all(values)
+    assert len(values) == N**2 and all(values)
 
 
 @pytest.mark.screenshots
@@ -275,5 +347,5 @@ def test_desktop_and_phone_screenshots(shots):
     figure = open_mask_lab(shots.phone)
     leak_by_zero_fill(figure)
     shots.take(figure, "mask-lab-phone")
-    type_twenty_words(figure)
+    type_the_longest_sentence(figure)
     shots.take(figure, "mask-lab-phone-long")

@@ -24,9 +24,11 @@ PARTS = ["article", *FIGURES]
 # The article as it opens, and with a long sentence at many heads in every figure that takes one (where
 # figure 1 and others switch from arcs to grids, and heatmaps get many small cells).
 LONG = "the river bank was steep and the river bank was steep and the river bank was steep"
+# Figure 5's decoder reads at most 14 words, all from its own vocabulary.
+DECODER_LONG = "the hungry brown wolf followed the young goose across the sandy meadow near the"
 SCENES = {
     "default": "/",
-    "long": f"/?sentence={LONG}&heads=24&mask_sentence={LONG}&mask_heads=8&order_sentence={LONG}"
+    "long": f"/?sentence={LONG}&heads=24&mask_sentence={DECODER_LONG}&order_sentence={LONG}"
     f"&real_sentence={LONG}".replace(" ", "+"),
 }
 

@@ -114,3 +114,40 @@ def test_a_reading_loss_is_the_training_cross_entropy(lms: TinyLMs) -> None:
     p /= p.sum(-1, keepdims=True)
     expected = -np.mean([np.log(p[t, k]) for t, k in enumerate(targets)])
     assert model.reading(logits, targets).loss == pytest.approx(expected, rel=1e-9)
+
+
+def test_a_pass_may_apply_another_mask_to_the_same_trained_weights(lms: TinyLMs) -> None:
+    """Figure 5 runs the −∞ model under each mask: its own by default, any other when asked, in each layer."""
+    model = lms.models["neg_inf"]
+    ids = model.encode(SENTENCE)
+    own = model.forward(ids)
+    np.testing.assert_array_equal(own.attention, model.forward(ids, mask="neg_inf").attention)
+    T = len(ids)
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    unmasked = model.forward(ids, mask="none")
+    assert (unmasked.attention[..., future] > 0).all()
+    zero = model.forward(ids, mask="zero")
+    for row in range(T - 1):
+        later = zero.attention[..., row, row + 1 :]
+        assert (later > 0).all() and np.ptp(later, axis=-1).max() < 1e-15
+    # The first layer reads the same input under every mask, so its scores agree; its weights do not.
+    for run in (unmasked, zero):
+        np.testing.assert_array_equal(run.scaled[0], own.scaled[0])
+    assert np.isfinite(own.scaled).all()
+
+
+def test_the_scaled_scores_are_what_the_weights_are_the_masked_softmax_of(lms: TinyLMs) -> None:
+    model = lms.models["neg_inf"]
+    run = model.forward(model.encode(SENTENCE), mask="zero")
+    T = run.scaled.shape[-1]
+    masked = np.where(np.triu(np.ones((T, T), dtype=bool), k=1), 0.0, run.scaled)
+    e = np.exp(masked - masked.max(-1, keepdims=True))
+    np.testing.assert_allclose(run.attention, e / e.sum(-1, keepdims=True), rtol=1e-12)
+
+
+def test_unknown_words_come_with_close_known_words(lms: TinyLMs) -> None:
+    with pytest.raises(UnknownWords) as refused:
+        lms.models["neg_inf"].encode(["teh", "fox", "chasd", "teh"])
+    assert refused.value.words == ["teh", "chasd"]  # once each, in order
+    assert refused.value.suggestions == {"teh": ["the"], "chasd": ["chased", "child"]}
+    assert refused.value.fields["unknown"] == ["teh", "chasd"]

@@ -58,7 +58,7 @@ def test_the_figure_page_carries_the_section_heading_and_intro(client: TestClien
     assert "The mask: −∞, not 0" in html
     assert "<title>5 The mask: −∞, not 0 · Attention Explorable</title>" in html
     assert "What it is replaced with decides everything." in html  # the intro paragraph
-    assert "Unmasked heads put as much weight" not in html  # the text after the figure stays in the article
+    assert "Unmasked, the decoder's heads" not in html  # the text after the figure stays in the article
 
 
 @pytest.mark.parametrize("name", FIGURES)

@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from app.models.tiny_lm import get_tiny_lms
+
 
 def test_the_record_lists_three_models_with_curves(client: TestClient) -> None:
     body = client.get("/api/lm").json()
@@ -44,6 +46,7 @@ def test_attention_maps_carry_each_masks_fingerprint(client: TestClient) -> None
     ("body", "detail"),
     [
         ({"model": "neg_inf", "prompt": "the zorb fox"}, "not in the models' vocabulary: zorb"),
+        ({"model": "neg_inf", "prompt": "teh fox"}, "not in the models' vocabulary: teh (did you mean the?)"),
         ({"model": "neg_inf", "prompt": "?!"}, "sentence has no words: type at least one word"),
         (
             {"model": "neg_inf", "prompt": " ".join(["the"] * 15)},
@@ -54,7 +57,7 @@ def test_attention_maps_carry_each_masks_fingerprint(client: TestClient) -> None
 def test_bad_prompts_get_a_clear_422(client: TestClient, body: dict, detail: str) -> None:
     response = client.post("/api/lm/generate", json=body)
     assert response.status_code == 422
-    assert response.json() == {"detail": detail}
+    assert response.json()["detail"] == detail
 
 
 @pytest.mark.parametrize(
@@ -73,10 +76,101 @@ def test_malformed_generate_requests_get_a_422(client: TestClient, body: dict) -
     assert client.post("/api/lm/generate", json=body).status_code == 422
 
 
-def test_attention_refuses_unknown_words(client: TestClient) -> None:
+def test_attention_refuses_unknown_words_naming_them_with_close_known_words(client: TestClient) -> None:
     response = client.get("/api/lm/attention", params={"model": "none", "sentence": "the wug slept"})
     assert response.status_code == 422
-    assert response.json() == {"detail": "not in the models' vocabulary: wug"}
+    assert response.json() == {
+        "detail": "not in the models' vocabulary: wug",
+        "unknown": ["wug"],
+        "suggestions": {"wug": []},
+    }
+    response = client.get("/api/lm/attention", params={"sentence": "teh olf fox slept teh"})
+    assert response.status_code == 422
+    assert response.json() == {
+        "detail": "not in the models' vocabulary: teh (did you mean the?), olf (did you mean wolf or old?)",
+        "unknown": ["teh", "olf"],
+        "suggestions": {"teh": ["the"], "olf": ["wolf", "old"]},
+    }
+
+
+# ---- figure 5: the −∞-trained decoder under each of the three masks ----------------------------------------
+
+DECODER_SENTENCE = "the old fox chased the goose near the barn"
+
+
+def decoder(client: TestClient, **params: str) -> dict:
+    response = client.get("/api/lm/attention", params={"sentence": DECODER_SENTENCE, **params})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_the_default_mask_is_the_models_own_and_the_answer_is_unchanged(client: TestClient) -> None:
+    for model in ("neg_inf", "zero", "none"):
+        own = decoder(client, model=model)
+        assert own["model"] == own["mask"] == model
+        assert own == decoder(client, model=model, mask=model)
+
+
+def test_minus_infinity_leaves_exactly_zero_above_the_diagonal(client: TestClient) -> None:
+    body = decoder(client, model="neg_inf", mask="neg_inf")
+    weights = np.array(body["weights"])  # (layers, heads, T, T)
+    T = len(body["tokens"])
+    assert weights.shape == (2, 2, T, T) and body["tokens"] == ["<s>", *DECODER_SENTENCE.split()]
+    future = np.triu(np.ones((T, T), dtype=bool), k=1)
+    assert (weights[..., future] == 0.0).all()
+    assert (weights[..., ~future] > 0).all()
+    np.testing.assert_allclose(weights.sum(-1), 1.0)
+    assert body["future_leak"] == 0.0 and body["row_future_shares"] == [0.0] * T
+    assert np.array(body["future_shares"]).shape == (2, 2, T)
+
+
+def test_zero_fill_gives_every_later_word_of_a_row_the_same_weight_in_every_layer(client: TestClient) -> None:
+    body = decoder(client, mask="zero")
+    assert (body["model"], body["mask"]) == ("neg_inf", "zero")
+    weights, scaled = np.array(body["weights"]), np.array(body["scaled"])
+    T = weights.shape[-1]
+    for i in range(T - 1):
+        later = weights[..., i, i + 1 :]  # (layers, heads, T − 1 − i)
+        assert (later > 0).all()
+        assert np.ptp(later, axis=-1).max() < 1e-15  # e^0 / Σ, the same for each
+        # The softmax by hand: each later word's 0 scores e^0 = 1 beside the visible words' e^s.
+        total = np.exp(scaled[..., i, : i + 1]).sum(-1) + (T - 1 - i)  # (layers, heads)
+        np.testing.assert_allclose(later[..., 0], 1 / total, rtol=1e-12)
+    shares = np.array(body["future_shares"])
+    np.testing.assert_allclose(shares, np.triu(weights, k=1).sum(-1), rtol=1e-12)
+    np.testing.assert_allclose(body["row_future_shares"], shares.mean(axis=(0, 1)), rtol=1e-12)
+    assert body["future_leak"] == pytest.approx(shares.mean())
+    assert 0 < body["future_leak"] < decoder(client, mask="none")["future_leak"]
+
+
+def test_no_mask_is_the_unmasked_pass_of_the_trained_weights(client: TestClient) -> None:
+    body = decoder(client, mask="none")
+    lm = get_tiny_lms().models["neg_inf"]
+    run = lm.forward(lm.encode(DECODER_SENTENCE.split()), mask="none")
+    np.testing.assert_array_equal(np.array(body["weights"]), run.attention)
+    np.testing.assert_array_equal(np.array(body["scaled"]), run.scaled)
+    assert body["future_leak"] > 0.1
+    # The scores the mask acts on are those of the pass: unmasked, layer 1's equal the masked passes' (layer
+    # 2 reads what layer 1 wrote, so from there on they differ).
+    masked = decoder(client, mask="neg_inf")
+    np.testing.assert_allclose(np.array(masked["scaled"])[0], np.array(body["scaled"])[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("mask", ["bogus", "", "-inf", "NONE"])
+def test_a_bad_mask_gets_a_422_naming_the_parameter(client: TestClient, mask: str) -> None:
+    response = client.get("/api/lm/attention", params={"mask": mask})
+    assert response.status_code == 422
+    (error,) = response.json()["detail"]
+    assert error["loc"] == ["query", "mask"] and "'none', 'neg_inf' or 'zero'" in error["msg"]
+
+
+def test_the_mask_parameter_is_in_the_openapi_document(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    operation = spec["paths"]["/api/lm/attention"]["get"]
+    (parameter,) = [p for p in operation["parameters"] if p["name"] == "mask"]
+    assert "by default the one the model was trained with" in parameter["description"]
+    fields = spec["components"]["schemas"]["LanguageModelAttentionResponse"]["properties"]
+    assert {"mask", "scaled", "future_shares", "row_future_shares"} <= fields.keys()
 
 
 def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client: TestClient) -> None:
@@ -134,7 +228,7 @@ def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client:
 def test_predictions_refuse_bad_sentences_with_a_422(client: TestClient, params: dict, detail: str) -> None:
     response = client.get("/api/lm/predictions", params=params)
     assert response.status_code == 422
-    assert response.json() == {"detail": detail}
+    assert response.json()["detail"] == detail
 
 
 def test_predictions_refuse_a_sentence_past_the_character_limit(client: TestClient) -> None:
