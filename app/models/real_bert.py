@@ -17,7 +17,9 @@ reference implementation (transformers' ``BertModel``, eager attention) to 1e-5,
 transformers are installed and always against values it committed.
 
 ``relation_scores`` puts the model next to figure 1: the same rules (``app.models.relations.analyse``) name
-which word should attend to which, and every head of every layer gets a score per relation.
+which word should attend to which, and every head of every layer gets a score per relation, twice: on the
+attention as the model gives it, [CLS] and [SEP] kept (what figure 10 draws by default), and with the two
+markers left out and every row renormalised (what it draws with "Hide [CLS] and [SEP]").
 """
 
 from __future__ import annotations
@@ -176,22 +178,39 @@ class BertOutput:
     hidden: FloatArray  # (layers + 1, n, d_model): the embeddings, then the output of every layer
 
 
+def _best(scores: FloatArray | None) -> tuple[int, int, float] | None:
+    """(layer, head, score) of the highest of (layers, heads) ``scores``, the first of equals (None: None)."""
+    if scores is None:
+        return None
+    layer, head = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    return int(layer), int(head), float(scores[layer, head])
+
+
 @dataclass(frozen=True)
 class RealRelationFit:
     """One of figure 1's relations in the sentence: its pairs of word indices and every head's score on
-    them, (layers, heads) rounded to DECIMALS; None when the sentence has no pair for it."""
+    them, (layers, heads) rounded to DECIMALS, None when the sentence has no pair for it.
+
+    ``scores`` are on the words alone ([CLS] and [SEP] left out, rows renormalised: ``word_attention``);
+    ``scores_with_markers`` on the attention as the model gives it, the two markers kept in every row's sum
+    (``word_attention(..., renormalise=False)``). A head that parks most of a row on [CLS] scores far lower on
+    the second.
+    """
 
     name: str
     targets: list[tuple[int, int]]
     scores: FloatArray | None
+    scores_with_markers: FloatArray | None = None
 
     @property
     def best(self) -> tuple[int, int, float] | None:
-        """(layer, head, score) of the highest score, the first of equals; None without pairs."""
-        if self.scores is None:
-            return None
-        layer, head = np.unravel_index(int(np.argmax(self.scores)), self.scores.shape)
-        return int(layer), int(head), float(self.scores[layer, head])
+        """(layer, head, score) of the highest of ``scores``, the first of equals; None without pairs."""
+        return _best(self.scores)
+
+    @property
+    def best_with_markers(self) -> tuple[int, int, float] | None:
+        """(layer, head, score) of the highest of ``scores_with_markers``; None without pairs."""
+        return _best(self.scores_with_markers)
 
 
 @dataclass(frozen=True)
@@ -347,11 +366,16 @@ class RealBert:
         if not pieces.words:
             raise Refusal("sentence has no words the model can read: type at least one word")
         output = self.forward(pieces.ids)
-        per_word = word_attention(output.attention, pieces)  # (L, h, W, W)
+        per_word = word_attention(output.attention, pieces)  # (L, h, W, W), rows over the words sum to 1
+        as_given = word_attention(output.attention, pieces, renormalise=False)  # (L, h, W, W), markers kept
         relations = []
         for name, pairs in relation_targets(pieces.words).items():
-            scores = np.round(relation_scores(per_word, pairs), DECIMALS) if pairs else None  # (L, h)
-            relations.append(RealRelationFit(name, pairs, scores))
+            if not pairs:
+                relations.append(RealRelationFit(name, pairs, None, None))
+                continue
+            scores = np.round(relation_scores(per_word, pairs), DECIMALS)  # (L, h)
+            with_markers = np.round(relation_scores(as_given, pairs), DECIMALS)  # (L, h)
+            relations.append(RealRelationFit(name, pairs, scores, with_markers))
         attention = np.round(output.attention[layers], DECIMALS)  # (len(layers), h, n, n)
         return RealAttention(pieces=pieces, layers=layers, attention=attention, relations=relations)
 
@@ -370,12 +394,14 @@ def parse_layer(value: str) -> list[int]:
 # ---- the model next to figure 1's relations ----------------------------------------------------------------
 
 
-def word_attention(attention: FloatArray, pieces: Pieces) -> FloatArray:
+def word_attention(attention: FloatArray, pieces: Pieces, *, renormalise: bool = True) -> FloatArray:
     """Piece-level attention (..., n, n) -> word-level attention (..., W, W): how much word a attends to b.
 
-    [CLS] and [SEP] are dropped as queries and as keys, and each piece's row is renormalised over the real
-    words' pieces; then a word's key pieces are summed (the weight on a word is the weight on any of its
-    pieces) and its query pieces averaged (a word asks what its pieces ask, on average). Rows sum to 1.
+    [CLS] and [SEP] are dropped as queries and as keys, and (``renormalise``) each piece's row is
+    renormalised over the real words' pieces; then a word's key pieces are summed (the weight on a word is
+    the weight on any of its pieces) and its query pieces averaged (a word asks what its pieces ask, on
+    average). Renormalised, rows sum to 1 (0 for a row that gave the markers everything); without it each
+    entry is the share of the word's whole row, [CLS] and [SEP] included, and rows sum to what the words get.
     """
     real = np.array([w is not None for w in pieces.word_index])
     owner = np.array([w for w in pieces.word_index if w is not None], dtype=np.intp)
@@ -384,7 +410,8 @@ def word_attention(attention: FloatArray, pieces: Pieces) -> FloatArray:
     membership = np.zeros((owner.size, len(pieces.words)))  # (P, W): piece p belongs to word w
     membership[np.arange(owner.size), owner] = 1.0
     a = attention[..., real, :][..., real]  # (..., n, n) -> (..., P, P)
-    a = a / np.maximum(a.sum(axis=-1, keepdims=True), np.finfo(np.float64).tiny)
+    if renormalise:
+        a = a / np.maximum(a.sum(axis=-1, keepdims=True), np.finfo(np.float64).tiny)
     keys = a @ membership  # (..., P, P) @ (P, W) -> (..., P, W): summed over each word's key pieces
     queries = membership / membership.sum(axis=0, keepdims=True)  # (P, W): each column averages a word
     return np.swapaxes(queries, 0, 1) @ keys  # (W, P) @ (..., P, W) -> (..., W, W)

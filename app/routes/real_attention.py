@@ -37,10 +37,17 @@ included, rows sum to 1.
 
 A relation's `targets` are pairs of **word** indices found by figure 1's rules (punctuation takes part in no
 pair). A head's score is the mean, over the targets, of the word-level weight of word i on word j: the
-piece-level attention without the [CLS] and [SEP] rows and columns, each row renormalised over the real
-words, then summed over a word's key pieces and averaged over its query pieces. `scores` covers every layer
-and head, whatever `layer` asks for; `best` is its largest entry. Both are null for a relation with no
-targets in the sentence.
+piece-level attention summed over a word's key pieces and averaged over its query pieces, in two versions:
+
+- `scores_with_markers`: on the attention as the model gives it, [CLS] and [SEP] kept in every row: the
+  share of word i's whole row that lands on word j (what figure 10 draws by default);
+- `scores`: on the words alone: the [CLS] and [SEP] rows and columns left out and each row renormalised
+  over the real words (what figure 10 draws with "Hide [CLS] and [SEP]"). A head that parks most of a row
+  on [CLS] can score high here and low above.
+
+Each covers every layer and head, whatever `layer` asks for; `best_with_markers` and `best` are their
+largest entries (not always the same head). All four are null for a relation with no targets in the
+sentence.
 
 Limits: 1 to 64 words (counted as /api/attention counts them), at most `sentence`'s maxLength
 characters and {MAX_PIECES} WordPiece pieces with [CLS] and [SEP]. Without the optional model: 503, with the
@@ -84,13 +91,24 @@ def real_attention(
     return Response(cache.get_or_compute(key, answer), media_type="application/json")
 
 
+def real_best(best: tuple[int, int, float] | None) -> RealBest | None:
+    """(layer, head, score) as the answer states it."""
+    return None if best is None else RealBest(layer=best[0], head=best[1], score=best[2])
+
+
 def real_attention_response(result: RealAttention) -> RealAttentionResponse:
     """The model's answer as /api/real-attention states it."""
-    relations = []
-    for fit in result.relations:
-        best = None if fit.best is None else RealBest(layer=fit.best[0], head=fit.best[1], score=fit.best[2])
-        scores = None if fit.scores is None else fit.scores.tolist()
-        relations.append(RealRelation(name=fit.name, targets=fit.targets, scores=scores, best=best))
+    relations = [
+        RealRelation(
+            name=fit.name,
+            targets=fit.targets,
+            scores=None if fit.scores is None else fit.scores.tolist(),
+            best=real_best(fit.best),
+            scores_with_markers=None if fit.scores_with_markers is None else fit.scores_with_markers.tolist(),
+            best_with_markers=real_best(fit.best_with_markers),
+        )
+        for fit in result.relations
+    ]
     pieces = result.pieces
     return RealAttentionResponse(
         model=MODEL_NAME,

@@ -106,6 +106,18 @@ def test_word_attention_drops_specials_renormalises_sums_keys_and_averages_queri
     np.testing.assert_allclose(got, expected, atol=1e-12)
     np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-12)
 
+    # Without renormalising, the same sums and means of the weights as given: what figure 10 draws with the
+    # markers shown, where a row's words get what [CLS] and [SEP] leave them.
+    kept = word_attention(a, pieces, renormalise=False)
+    for layer in range(2):
+        for head in range(3):
+            w = a[layer, head]
+            per_key = np.stack([w[:, 1] + w[:, 2], w[:, 3]], axis=-1)  # (5 pieces, 2 words)
+            expected = [(per_key[1] + per_key[2]) / 2, per_key[3]]
+            np.testing.assert_allclose(kept[layer, head], expected, atol=1e-12)
+    on_words = a[..., 1:4, 1:4].sum(-1) @ [[0.5, 0], [0.5, 0], [0, 1]]  # (2, 3, 2): each word's rows' share
+    np.testing.assert_allclose(kept.sum(-1), on_words, atol=1e-12)
+
 
 @pytest.mark.parametrize(
     "sentence",
@@ -302,3 +314,28 @@ def write_reference() -> None:
 
 if __name__ == "__main__":
     write_reference()
+
+
+def test_scores_with_markers_are_each_words_share_of_its_whole_row(model: RealBert) -> None:
+    """Plain loops over the model's own attention, [CLS] and [SEP] kept in every row: the share of word i's
+    row (averaged over its pieces) that lands on word j's pieces, meaned over the relation's pairs. Never
+    more than the renormalised score, and the best head of each is the argmax of its own scores."""
+    sentence = "Unbelievably, the bat flew over the river bank"
+    result = model.attend(sentence, [0])
+    pieces = model.pieces(sentence)
+    a = model.forward(pieces.ids).attention  # (6, 12, n, n), rows sum to 1 over every piece
+    owner = pieces.word_index
+    for fit in result.relations:
+        if not fit.targets:
+            assert fit.scores_with_markers is None and fit.best_with_markers is None
+            continue
+        assert fit.scores is not None and fit.scores_with_markers is not None
+        expected = np.zeros((LAYERS, HEADS))
+        for i, j in fit.targets:
+            rows = [p for p, w in enumerate(owner) if w == i]
+            cols = [p for p, w in enumerate(owner) if w == j]
+            expected += a[:, :, rows][..., cols].sum(-1).mean(-1) / len(fit.targets)
+        np.testing.assert_allclose(fit.scores_with_markers, expected, rtol=0, atol=5e-5 + 1e-12)
+        assert (fit.scores_with_markers <= fit.scores + 1e-4).all()
+        layer, head, score = fit.best_with_markers
+        assert score == fit.scores_with_markers.max() == fit.scores_with_markers[layer, head]

@@ -69,12 +69,15 @@ def test_default_answer_follows_the_contract(client: TestClient) -> None:
     assert (attention == np.round(attention, 4)).all()
     assert [r["name"] for r in body["relations"]] == ["meaning", "grammar", "position"]
     for relation in body["relations"]:
-        scores = np.array(relation["scores"])
-        assert scores.shape == (6, 12)
-        assert (scores == np.round(scores, 4)).all()
-        best = relation["best"]
-        assert (best["layer"], best["head"]) == np.unravel_index(scores.argmax(), scores.shape)
-        assert best["score"] == scores.max()
+        for field, best_field in (("scores", "best"), ("scores_with_markers", "best_with_markers")):
+            scores = np.array(relation[field])
+            assert scores.shape == (6, 12)
+            assert (scores == np.round(scores, 4)).all()
+            best = relation[best_field]
+            assert (best["layer"], best["head"]) == np.unravel_index(scores.argmax(), scores.shape)
+            assert best["score"] == scores.max()
+        # Renormalising over the words only raises a weight: [CLS] and [SEP] take their share first.
+        assert (np.array(relation["scores_with_markers"]) <= np.array(relation["scores"]) + 1e-4).all()
 
 
 @pytest.mark.usefixtures("installed")
@@ -152,6 +155,46 @@ def test_scores_are_the_mean_word_weight_on_the_targets(client: TestClient) -> N
         )
 
 
+def drawn_word_weights(body: dict, hide: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(layers, heads, W, W) word-level weights read off the returned attention as figure 10 draws it (with
+    Hide [CLS] and [SEP] or not): a word's rows averaged, its partner's columns summed; and (layers, heads, W)
+    the share of each word's rows that lands on words, which bounds how far rounding can carry."""
+    a = np.array(body["attention"])  # (L, h, n, n), rounded to 4 decimals
+    owner = body["word_index"]
+    real = [p for p, w in enumerate(owner) if w is not None]
+    words = len(body["words"])
+    member = np.zeros((len(owner), words))
+    for p in real:
+        member[p, owner[p]] = 1.0
+    mass = a[..., real][..., real, :].sum(-1)  # (L, h, P): each real piece's weight on the words
+    if hide:
+        a = a / np.maximum(a[..., real].sum(-1, keepdims=True), 1e-300)
+    per_key = a @ member  # (L, h, n, W): summed over a word's pieces
+    per_word = np.swapaxes(member / member.sum(0), 0, 1) @ per_key  # (L, h, W, W): averaged over its rows
+    word_mass = np.swapaxes(member[real] / member[real].sum(0), 0, 1) @ mass[..., None]
+    return per_word, word_mass[..., 0]
+
+
+@pytest.mark.usefixtures("installed")
+@pytest.mark.parametrize("sentence", [DEFAULT, "Unbelievably, the bat flew over the river bank"])
+def test_scores_are_what_figure_10_draws_from_the_returned_weights(client: TestClient, sentence: str) -> None:
+    """`scores_with_markers` from the weights as returned, [CLS] and [SEP] kept (the figure's default view);
+    `scores` from the same weights with the markers hidden and rows spread back to one (its other view)."""
+    body = get(client, sentence=sentence, layer="all")
+    for hide, field in ((False, "scores_with_markers"), (True, "scores")):
+        word, mass = drawn_word_weights(body, hide)
+        for relation in body["relations"]:
+            rows, cols = np.array(relation["targets"]).T
+            drawn = word[..., rows, cols].mean(-1)  # (L, h)
+            # Each piece's weight is rounded to 5e-5; renormalising divides that by the row's mass on words.
+            share = mass[..., rows] if hide else np.ones_like(mass[..., rows])
+            slack = (len(body["tokens"]) * 5e-5 / np.maximum(share, 1e-9)).mean(-1) + 1e-4
+            confident = slack < 0.01
+            assert confident.sum() > 36, relation["name"]
+            got = np.array(relation[field])
+            assert (np.abs(got - drawn)[confident] <= slack[confident]).all(), (relation["name"], field)
+
+
 def body_ids(body: dict) -> list[int]:
     """The token ids of an answer's pieces."""
     model = load_real_bert(get_settings().real_model_dir)
@@ -165,7 +208,14 @@ def test_a_relation_without_pairs_has_null_scores(client: TestClient) -> None:
     body = get(client, sentence="bank")
     assert body["words"] == ["bank"]
     for relation in body["relations"]:
-        assert relation == {"name": relation["name"], "targets": [], "scores": None, "best": None}
+        assert relation == {
+            "name": relation["name"],
+            "targets": [],
+            "scores": None,
+            "best": None,
+            "scores_with_markers": None,
+            "best_with_markers": None,
+        }
 
 
 @pytest.mark.usefixtures("installed")

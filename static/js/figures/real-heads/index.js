@@ -17,7 +17,7 @@ import { TokenFocus } from "../../lib/token-focus.js";
 import { format, parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { drawOpen, pct } from "./open-view.js";
-import { bestHeads, relationItems, strongestHead } from "./relations.js";
+import { bestHeads, relationItems, scoreNote, scorePhrase, strongestHead } from "./relations.js";
 import { ThumbnailGrid } from "./thumbnails.js";
 import { viewOf } from "./view.js";
 
@@ -67,6 +67,7 @@ export class RealHeads extends Widget {
         "body",
         "grid",
         "relations",
+        "score-note",
         "open-title",
         "chips",
         "all-heads",
@@ -91,12 +92,12 @@ export class RealHeads extends Widget {
 
   /**
    * What is open, 0-based: `{ layer, head, auto }`, head null for the whole layer; `auto` is the relation
-   * whose best head was opened because the URL chose nothing (null otherwise).
+   * whose best head (on the weights drawn) was opened because the URL chose nothing (null otherwise).
    */
   opened() {
     const { layer, head } = this.state;
     if (layer === null && head === null) {
-      const best = this.data ? strongestHead(this.data) : null;
+      const best = this.data ? strongestHead(this.data, this.state.hide) : null;
       if (best) return { layer: best.layer, head: best.head, auto: best };
       return { layer: 0, head: null, auto: null };
     }
@@ -205,7 +206,8 @@ export class RealHeads extends Widget {
     timed("redraw", () => {
       if (newView) this.view = viewOf(this.data, this.state);
       timed("grid", () => this.grid.paint(this.view.layers, this.view.labels.length));
-      this.el.relations.replaceChildren(...relationItems(this.data));
+      this.el.relations.replaceChildren(...relationItems(this.data, this.state.hide));
+      this.el.scoreNote.textContent = scoreNote(this.data, this.state);
       this.drawOpen();
     });
   }
@@ -247,15 +249,23 @@ export class RealHeads extends Widget {
     });
   }
 
-  /** "Layer 1, head 3: the best head for position in this sentence (score 1.00)", or "Layer 2, all 12 heads". */
+  /**
+   * "Layer 1, head 3: tracks the previous word here, with 1.00 of its weight on the partners (…)", "Layer 2,
+   * head 9: the closest any head comes to grammar here, with 0.23 …" (below TRACKS_AT), or "Layer 2, all 12
+   * heads".
+   */
   openTitle(layer, head, heads, auto) {
     if (head === null) return `Layer ${layer + 1}, all ${heads} heads`;
     const name = `Layer ${layer + 1}, head ${head + 1}`;
-    const best = auto ? [auto] : bestHeads(this.data).filter((b) => b.layer === layer && b.head === head);
+    const hide = this.state.hide;
+    const best = auto ? [auto] : bestHeads(this.data, hide).filter((b) => b.layer === layer && b.head === head);
     if (!best.length) return name;
-    const names = best.map((b) => relationInfo(b.name).label.toLowerCase()).join(" and ");
-    const scores = best.map((b) => b.score.toFixed(2)).join(" and ");
-    return `${name}: the best head for ${names} in this sentence (score ${scores})`;
+    const what = best.map((b) => {
+      const info = relationInfo(b.name);
+      const role = b.tracks ? info.does : `the closest any head comes to ${info.label.toLowerCase()}`;
+      return `${role} here, with ${scorePhrase(b, hide)}`;
+    });
+    return `${name}: ${what.join("; ")}`;
   }
 
   /** Why the drawing is a grid, or what the arcs leave out; empty when there is nothing to say. */
@@ -296,7 +306,9 @@ export function start(figure, pageData) {
       note:
         "Attention weights of one layer: row = the token attending (query), column = the token attended to (key)." +
         (widget.state.words ? " Pieces joined into words." : "") +
-        (widget.state.hide ? " [CLS] and [SEP] left out, rows renormalised." : ""),
+        (widget.state.hide ? " [CLS] and [SEP] left out, rows renormalised." : "") +
+        " Relation scores: scores_with_markers on the weights with [CLS] and [SEP] kept in every row, scores " +
+        "with the two left out and rows renormalised.",
       model: d.model,
       sentence: widget.state.sentence,
       layer,
