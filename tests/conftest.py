@@ -23,6 +23,7 @@ LONG_FILES = {
     "tests/test_fuzz.py": 65.0,
     "tests/browser/test_landing.py": 41.0,
     "tests/browser/test_readable_text.py": 25.0,
+    "tests/browser/test_predict_reveal.py": 15.0,
     "tests/test_proxy.py": 12.0,
     "tests/test_server_limits.py": 12.0,
     "tests/test_cli.py": 7.0,

@@ -320,12 +320,15 @@ def test_predict_then_reveal_by_keyboard_one_head(watched_page) -> None:
 
 def test_predict_then_reveal_by_keyboard_leak(watched_page) -> None:
     page, _ = watched_page
-    prompt = open_prompt(page, "leak", "?mask_sentence=the+dog+ran+to+the+park")
+    prompt = open_prompt(page, "leak", "?mask_sentence=the+dog+ran+near+the+barn")
     press_on(page, prompt.get_by_role("spinbutton", name="Leak"), "2", "0", "Enter")
-    data = get_json(page, "/api/attention?sentence=the+dog+ran+to+the+park&heads=3&mask=zero&trained=true")
+    # Figure 5's decoder (the language model trained with −∞) under ×0, on the figure's sentence.
+    data = get_json(page, "/api/lm/attention?model=neg_inf&mask=zero&sentence=the+dog+ran+near+the+barn")
     leak = round(data["future_leak"] * 100, 1)
     answer = prompt.locator('[data-part="answer"]')
-    expect(answer).to_contain_text(f"Under ×0, {leak:.1f}% of the attention on “the dog ran to the park”")
+    expect(answer).to_contain_text(
+        f"Under ×0, {leak:.1f}% of the decoder's attention on “the dog ran near the barn”"
+    )
     expect(answer).to_contain_text("Under −∞ it is exactly 0%")
 
 
