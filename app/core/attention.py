@@ -321,7 +321,7 @@ def parameter_count(d_model: int, heads: int, d_out: int | None = None) -> dict[
         all heads: 3 · h · d_model · d_k  =  3 · d_model²     (independent of h)
         W_O:       (h · d_k) · d_out  =  d_model · d_out
 
-    So splitting into more, narrower heads costs nothing extra.
+    So splitting into more, narrower heads adds no weights.
     """
     if heads < 1 or d_model < 1 or d_model % heads != 0:
         raise ValueError(

@@ -19,6 +19,10 @@ from app.deps import DEFAULT_SENTENCE, SettingsDep
 from app.errors import json_refusal_doc
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
+from app.models.lm_grammar import CLASSES as LM_WORD_CLASSES
+from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
+from app.models.tiny_lm import DEFAULT_SENTENCE as LM_DEFAULT_SENTENCE
+from app.models.tiny_lm import MAX_POSITIONS as LM_MAX_POSITIONS
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 
 router = APIRouter(tags=["pages"])
@@ -32,7 +36,7 @@ def _formula(name: str) -> Markup:
 @lru_cache
 def get_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=get_settings().templates_dir)
-    templates.env.globals.update(formula=_formula, head_accounting=head_accounting)
+    templates.env.globals.update(formula=_formula, head_accounting=head_accounting, records=RECORDS)
     return templates
 
 
@@ -71,6 +75,69 @@ def ambiguous_words() -> list[dict[str, Any]]:
     ]
 
 
+# The stored records of training runs the page shows, for its section "Where the numbers come from": where
+# each is shown, what it holds, its file in app/weights and the training module that rewrites it with the
+# weights.
+RECORDS: tuple[dict[str, str], ...] = (
+    {
+        "shown_in": "Section 1 and figure 1",
+        "holds": "held-out relation scores per head count, the training loss per head count (the capacity "
+        "curve), how differently the heads look before and after training",
+        "file": "relations_curve.json",
+        "command": "training.train_relations",
+    },
+    {
+        "shown_in": "Figure 4",
+        "holds": "held-out exact match, cross-attention alignment per layer, the mistakes in "
+        "About this model",
+        "file": "translator_record.json",
+        "command": "training.train_translator",
+    },
+    {
+        "shown_in": "Figures 5 and 6",
+        "holds": "loss curves, validation losses, the share of each model's own sentences that are "
+        "grammatical",
+        "file": "tiny_lm_curves.json",
+        "command": "training.train_lm",
+    },
+)
+
+
+# The language models' word classes (app/models/lm_grammar.py) as figure 5 lists the words its decoder knows.
+LM_CLASS_NAMES = {
+    "DET": "determiners",
+    "ADJ": "adjectives",
+    "NOUN": "nouns",
+    "COPULA": "the copula",
+    "INTRANSITIVE": "verbs without an object",
+    "TRANSITIVE": "verbs with an object",
+    "PREP": "prepositions",
+}
+
+
+def mask_lab_decoder() -> dict[str, Any] | None:
+    """Figure 5's decoder: figure 6's language model trained with −∞, as its stored training record describes
+    it, with the words it knows by class; None while the record does not exist."""
+    path = get_settings().weights_dir / LM_CURVES_FILE
+    try:
+        mtime_ns = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        return None
+    record = _read_curve(path, mtime_ns)
+    trained = next(m for m in record["models"] if m["mask"] == "neg_inf")
+    return {
+        "defaultSentence": LM_DEFAULT_SENTENCE,
+        "maxWords": LM_MAX_POSITIONS - 2,  # the start token, the words, and room for one written after them
+        "layers": record["layers"],
+        "heads": record["heads"],
+        "dModel": record["d_model"],
+        "validationLoss": trained["final_validation"],
+        "wordClasses": [
+            {"name": LM_CLASS_NAMES[c], "words": list(words)} for c, words in LM_WORD_CLASSES.items()
+        ],
+    }
+
+
 @router.get("/", response_class=HTMLResponse)
 def article(
     request: Request,
@@ -89,6 +156,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "maxTokens": settings.max_sentence_tokens,
         "maxChars": settings.max_sentence_chars,
         "lmMaxChars": LM_MAX_CHARS,
+        "maskLab": mask_lab_decoder(),
         "capacity": capacity_curve(),
         "ambiguousWords": ambiguous_words(),
     }

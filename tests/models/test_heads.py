@@ -81,9 +81,12 @@ def test_the_committed_curve_matches_the_committed_weights(model: RelationHeads)
     held_out = heldout_sentences(CURVE["heldout_sentences"], exclude=seen | {"the river bank was steep"})
     assert [entry["heads"] for entry in CURVE["heads"]] == VALID_HEADS
     for entry in CURVE["heads"][:3]:
-        recomputed = scores(model, entry["heads"], held_out)["best_score"]
+        recomputed = scores(model, entry["heads"], held_out)
         for name, value in entry["heldout"]["best_score"].items():
-            assert recomputed[name] == pytest.approx(value, abs=1e-3)
+            assert recomputed["best_score"][name] == pytest.approx(value, abs=1e-3)
+        for name, value in entry["heldout"]["own"]["best_score"].items():
+            assert recomputed["own"]["best_score"][name] == pytest.approx(value, abs=1e-3)
+        assert recomputed["own"]["pairs"] == entry["heldout"]["own"]["pairs"]
 
 
 def test_head_spread_measures_disagreement() -> None:

@@ -130,7 +130,7 @@ export class Accounting extends Widget {
     const m = costs.split.multiply_adds.total[0];
     verdict.textContent =
       `${grouped(w)} weights and ${grouped(m)} multiply-adds either way: cutting the width into ${h} ` +
-      `${h === 1 ? "head" : "heads"} costs nothing extra. Only the softmax grows, to ${h} score ` +
+      `${h === 1 ? "head" : "heads"} adds no weights and no multiply-adds. Only the softmax grows, to ${h} score ` +
       `${h === 1 ? "matrix" : "matrices"} of ${grouped(n)} × ${grouped(n)}, so ${h}× the exponentials.`;
   }
 

@@ -24,7 +24,8 @@ export function showAbout(el, a) {
         "The page runs it in numpy, one step per French word.",
     ),
     para(
-      `On ${num(a.heldout_pairs)} held-out pairs, whose English it never saw in training, it writes the ` +
+      `From the record of that training run (python -m training.train_translator reproduces it): on ` +
+        `${num(a.heldout_pairs)} held-out pairs, whose English it never saw in training, it writes the ` +
         `reference translation exactly ${pct(a.exact_match)} of the time. For the ` +
         `${num(a.aligned_words)} French words there whose English source is known, the cross-attention ` +
         `of decoder layer ${a.best_layer + 1}, averaged over its heads, peaks on the right English word ` +

@@ -76,7 +76,8 @@ export class CapacityCurve {
     box.appendChild(root);
     this.text.textContent =
       `Each point is the same ${this.capacity.d_model ?? 24}-wide layer, trained with the dial at that setting; ` +
-      `lower loss means it delivers the three relations better. ${this.finding()}`;
+      `lower loss means it delivers the three relations better. ${this.finding()} These are stored figures ` +
+      "from the training run (python -m training.train_relations), not computed from your sentence.";
   }
 
   /** Where the loss is lowest, against one head, and whether the narrowest heads lose it again. */

@@ -32,8 +32,9 @@ export function buildCards(list, lm, models, generate) {
     const stats = element(
       "p",
       "lm-model__stats",
-      `Final loss: training ${formatLoss(d.final_train)}, validation ${formatLoss(d.final_validation)}. ` +
-        `Grammatical: ${pct(d.grammatical_share)} of ${d.samples_measured} sampled sentences.`,
+      `Recorded in training: final loss ${formatLoss(d.final_train)} (training), ` +
+        `${formatLoss(d.final_validation)} (validation); ${pct(d.grammatical_share)} of ` +
+        `${d.samples_measured} sampled sentences grammatical.`,
     );
     section.append(title, stats);
 

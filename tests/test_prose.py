@@ -1,0 +1,129 @@
+"""The article's and the README's sentences say what the numbers show.
+
+Each test computes the fact a sentence states and reads the sentence from the rendered page or the README, so
+that the claim and the computation cannot drift apart unnoticed.
+"""
+
+import html
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import get_settings
+from app.core.accounting import head_accounting
+from app.models.heads import get_relation_heads
+from app.models.order import HEADS, order_check
+from app.models.relations import POSITION_SLICE
+from app.routes.pages import RECORDS
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+WEIGHTS_README = (get_settings().weights_dir / "README.md").read_text(encoding="utf-8")
+CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def article(client: TestClient) -> str:
+    return client.get("/").text
+
+
+def text_of(markup: str) -> str:
+    """The words of an HTML fragment, tags dropped and white space collapsed."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", markup))).strip()
+
+
+def section(article: str, name: str) -> str:
+    """The text of the article's section `name`, up to the next section."""
+    start = article.index(f'<section id="{name}"')
+    end = article.find("<section id=", start + 1)
+    return text_of(article[start : end if end > 0 else None])
+
+
+def test_no_sentence_claims_every_number_is_computed_live(article: str) -> None:
+    """Held-out scores, loss curves and the translator's measures are records of training runs."""
+    claim = re.compile(r"every number[^.]*(computed|live)", re.IGNORECASE)
+    assert not claim.search(text_of(article))
+    assert not claim.search(README)
+
+
+def test_the_numbers_section_names_every_record_its_file_and_command(article: str) -> None:
+    """Every JSON record beside the weights is listed with the training module that writes it, and that module
+    exists and writes that file; the weights README names the same command for the same file."""
+    records = {p.name for p in get_settings().weights_dir.glob("*.json")}
+    assert {r["file"] for r in RECORDS} == records
+    numbers = section(article, "numbers")
+    for record in RECORDS:
+        assert record["file"] in numbers and f"python -m {record['command']}" in numbers
+        spec = importlib.util.find_spec(record["command"])
+        assert spec is not None and spec.origin is not None
+        assert record["file"].split(".")[0] in Path(spec.origin).read_text(encoding="utf-8")
+        row = next(line for line in WEIGHTS_README.splitlines() if f"`{record['file']}`" in line)
+        assert f"python -m {record['command']}" in row or "the same command" in row
+
+
+def test_section_one_reports_own_pair_scores(article: str) -> None:
+    """The one-head and three-head held-out scores the text gives are those on each relation's own pairs,
+    and the shared-pair count it gives is the record's."""
+    one, three = (next(e for e in CURVE["heads"] if e["heads"] == h)["heldout"] for h in (1, 3))
+    text = section(article, "heads")
+    own = [f"{one['own']['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
+    own3 = [f"{three['own']['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
+    said = f"one head puts {own[0]} of its weight on the right word for meaning, {own[1]} for grammar"
+    assert f"{said} and {own[2]} for position" in text
+    assert f"reach {own3[0]}, {own3[1]} and {own3[2]}" in text
+    shared = one["pairs"]["meaning"] - one["own"]["pairs"]["meaning"]
+    assert f"{shared:,} of the {one['pairs']['meaning']:,} meaning pairs" in text
+    assert shared > 0 and one["own"]["best_score"]["meaning"] < one["best_score"]["meaning"]
+
+
+def test_section_nine_says_which_inputs_ignore_order(article: str) -> None:
+    """Reversed, "dog bites man" attends the same only without the order-dependent inputs; the sentence says
+    so, and names the parser's subject and verb marks, which break it without any position code."""
+    model = get_relation_heads()
+    words = "dog bites man".split()
+    assert order_check(model, words, positional=False).equivariant
+    x = model.inputs(words)[1]
+    x_reversed = model.inputs(words[::-1])[1]
+    # no positions, but the parser's subject and verb marks kept
+    x[:, POSITION_SLICE] = x_reversed[:, POSITION_SLICE] = 0.0
+    w = model.weights(x, HEADS, "none", trained=True)
+    w_reversed = model.weights(x_reversed, HEADS, "none", trained=True)[:, ::-1][:, :, ::-1]
+    assert np.abs(w - w_reversed).max() > 0.1
+    text = section(article, "order-teaser")
+    sentence = next(s for s in re.split(r"(?<=\.) ", text) if "man bites dog" in s)
+    assert "only what each word is" in sentence
+    assert "subject and verb marks" in text
+
+
+def test_no_sentence_says_splitting_costs_nothing(article: str) -> None:
+    """Splitting adds no weights and no multiply-adds, but h times the softmax exponentials."""
+    costs = head_accounting(24, 3, 5)
+    split, single = costs["split"], costs["single"]
+    assert split["weights"]["total"] == single["weights"]["total"]
+    assert split["multiply_adds"]["total"] == single["multiply_adds"]["total"]
+    assert split["exps"] == 3 * single["exps"]
+    assert "nothing extra" not in text_of(article)
+    assert "only more, smaller softmaxes" in section(article, "verdict")
+
+
+def test_minilm_is_said_to_be_fine_tuned_on_the_sentence_pairs(article: str) -> None:
+    text = section(article, "real-transformer")
+    assert "fine-tuned on about a billion sentence pairs" in text
+    assert "trained on a billion" not in text
+
+
+def test_the_readme_names_every_refusal_status_the_api_documents(client: TestClient) -> None:
+    documented = {
+        int(code)
+        for path in client.get("/openapi.json").json()["paths"].values()
+        for operation in path.values()
+        for code in operation.get("responses", {})
+        if code.isdigit() and int(code) >= 400
+    }
+    refusals = README[README.index("Every refusal is a 4xx") :].split("\n\n")[0]
+    assert documented and {code for code in documented if str(code) not in refusals} == set()
