@@ -337,19 +337,6 @@ def draw_heatmaps(figure: Locator) -> None:
     expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mode", "heatmap")
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page):
-    page, _ = phone_page
-    figure = open_dial(page)
-    figure.scroll_into_view_if_needed()
-    expect(figure.get_by_role("slider", name="Heads")).to_be_visible()
-    expect(figure.get_by_role("switch", name="Trained")).to_be_visible()
-    assert sideways_scroll(page) <= 0
-    dial_to_the_end(page, figure, "End", 24)
-    assert sideways_scroll(page) <= 0
-    draw_heatmaps(figure)
-    assert sideways_scroll(page) <= 0
-
-
 @pytest.mark.screenshots
 def test_phone_and_desktop_screenshots(shots):
     phone = shots.phone
@@ -585,6 +572,8 @@ def test_lanes_morph_between_head_counts_but_not_under_reduced_motion(browser, s
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
+    """At every head count and as heatmaps, on a desktop and a phone: no text under 11 px, no sideways
+    scroll, the controls in reach."""
     from tests.browser.conftest import watched
 
     with watched(browser, server, {"width": width, "height": 900}) as (page, _):
@@ -597,3 +586,6 @@ def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
             assert sideways_scroll(page) <= 0
         draw_heatmaps(figure)
         assert too_small(texts_of(page, "heads-dial")) == [], "heatmaps"
+        assert sideways_scroll(page) <= 0
+        expect(figure.get_by_role("slider", name="Heads")).to_be_visible()
+        expect(figure.get_by_role("switch", name="Trained")).to_be_visible()

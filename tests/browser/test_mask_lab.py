@@ -276,7 +276,7 @@ def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
     expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+hungry\+wolf"))
 
 
-def test_an_unknown_word_shows_the_refusal_naming_it(watched_page):
+def test_unknown_words_and_a_sentence_past_the_decoders_length_are_refused_inside_the_figure(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_mask_lab(page)
@@ -288,15 +288,10 @@ def test_an_unknown_word_shows_the_refusal_naming_it(watched_page):
     refused_then_recovered(figure, drawing, typed, refusal["detail"], "the river was cold")
     expect(figure.locator("svg.heatmap").first.locator(".heatmap__label")).to_have_count(2 * 5)
 
-
-def test_a_sentence_past_the_decoders_length_is_refused_inside_the_figure(watched_page):
-    page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    figure = open_mask_lab(page)
     too_long = " ".join(["the"] * 15)
     detail = page.request.get("/api/lm/attention", params={"sentence": too_long}).json()["detail"]
     assert detail == "sentence has 15 words; at most 14 are allowed"
-    refused_then_recovered(figure, figure.locator("[data-part=drawing]"), too_long, detail, "the dog slept")
+    refused_then_recovered(figure, drawing, too_long, detail, "the dog slept")
 
 
 def leak_by_zero_fill(figure: Locator) -> None:
@@ -314,16 +309,7 @@ def type_the_longest_sentence(figure: Locator) -> None:
     expect(figure.locator(".row-leak__item")).to_have_count(15)
 
 
-def test_phone_width_has_no_horizontal_scroll(phone_page):
-    page, _ = phone_page
-    figure = open_mask_lab(page)
-    assert sideways_scroll(page) <= 0
-    leak_by_zero_fill(figure)
-    type_the_longest_sentence(figure)
-    assert sideways_scroll(page) <= 0
-
-
-def test_on_a_phone_each_heatmap_takes_the_full_width_and_writes_its_weights(phone_page):
+def test_on_a_phone_each_heatmap_takes_the_full_width_writes_its_weights_and_nothing_scrolls(phone_page):
     page, _ = phone_page
     figure = open_mask_lab(page)
     drawing = figure.locator("[data-part=drawing]").evaluate("d => d.clientWidth")
@@ -334,6 +320,10 @@ def test_on_a_phone_each_heatmap_takes_the_full_width_and_writes_its_weights(pho
     assert len({round(b["x"]) for b in boxes if b}) == 1  # one under the other
     values = maps.first.locator(".heatmap__value").all_text_contents()
     assert len(values) == N**2 and all(values)
+    assert sideways_scroll(page) <= 0
+    leak_by_zero_fill(figure)
+    type_the_longest_sentence(figure)
+    assert sideways_scroll(page) <= 0
 
 
 @pytest.mark.screenshots
