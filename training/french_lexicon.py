@@ -14,23 +14,48 @@ from typing import Literal
 
 Gender = Literal["m", "f"]
 Number = Literal["sg", "pl"]
-Kind = Literal["person", "animal", "thing", "place"]
+Kind = Literal["person", "animal", "thing", "food", "place"]
+Use = Literal["count", "mass", "one"]
 LIVING: frozenset[str] = frozenset({"person", "animal"})
 DATA = Path(__file__).resolve().parent / "data"
 
-# The auxiliaries and "to be": 3rd singular, 3rd plural, "nous".
-AVOIR = ("a", "ont", "avons")
-ETRE_PRESENT = ("est", "sont", "sommes")
+# The auxiliaries and "to be", one form per subject (a "row"): 3rd singular, 3rd plural, "nous", "je", "vous".
+AVOIR = ("a", "ont", "avons", "ai", "avez")
+ETRE_PRESENT = ("est", "sont", "sommes", "suis", "êtes")
 ETRE_PAST = (
     "était",
     "étaient",
     "étions",
+    "étais",
+    "étiez",
 )  # the imparfait: "the river bank was steep" -> "la rive était escarpée"
-COPULA_ENGLISH = {"present": ("is", "are"), "past": ("was", "were")}  # (singular, plural or "we")
+# English "to be" by tense, for the same rows: "i" is "am"/"was", "you" and "we" are "are"/"were".
+COPULA_ENGLISH = {
+    "present": ("is", "are", "are", "am", "are"),
+    "past": ("was", "were", "were", "was", "were"),
+}
 
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
+# Elision and the forms before a vowel (or a mute h: every French word of the lexicon beginning with h has
+# one). A word of the left column becomes the right one when the next French word begins with a vowel:
+# "le arbre" -> "l' arbre" (two tokens, "l'" aligned as "le" was), "ce arbre" -> "cet arbre", "ma école" ->
+# "mon école", "je ai" -> "j' ai". The elided article is no longer "le"/"les", so it never contracts
+# ("près de l' arbre", "à l' homme").
+ELISION = {"le": "l'", "la": "l'", "de": "d'", "je": "j'", "ce": "cet", "ma": "mon", "ta": "ton", "sa": "son"}
+# Preposed adjectives' masculine singular before a vowel: "le vieil arbre", "un bel oiseau", "un nouvel
+# avion".
+BEFORE_VOWEL = {"vieux": "vieil", "beau": "bel", "nouveau": "nouvel"}
+VOWELS = tuple("aeiouyàâäéèêëîïôöûüœh")
+
+
+def begins_with_vowel(word: str) -> bool:
+    """True if a French word takes elision before it (a vowel, or h: the lexicon's h is always mute)."""
+    return word.startswith(VOWELS)
+
+
 AND = ("and", "et")
+BUT = ("but", "mais")
 OF = ("of", "de")
 TO = ("to", "à")
 
@@ -41,11 +66,11 @@ def _rows(name: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.split("|")] for line in lines if line.strip() and line[0] != "#"]
 
 
-_KIND_CODES = {"l": ("person", "animal"), "t": ("thing",), "p": ("place",)}
+_KIND_CODES = {"l": ("person", "animal"), "t": ("thing",), "f": ("food",), "p": ("place",)}
 
 
 def _kinds(codes: str) -> frozenset[str]:
-    return frozenset(kind for code in codes for kind in _KIND_CODES[code])
+    return frozenset(kind for code in codes if code != "-" for kind in _KIND_CODES[code])
 
 
 @dataclass(frozen=True)
@@ -54,6 +79,7 @@ class Noun:
     french: tuple[str, str | None]
     gender: Gender
     kind: Kind
+    use: Use = "count"
 
     def en(self, number: Number) -> list[str]:
         word = self.english[0 if number == "sg" else 1]
@@ -72,6 +98,7 @@ class Adjective:
     french: tuple[str, str, str, str]  # m sg, f sg, m pl, f pl
     before_noun: bool
     kinds: frozenset[str]
+    kind_of: str = "quality"  # opinion, size, age (preposed); quality, colour (after the noun)
 
     def fr(self, gender: Gender, number: Number) -> str:
         return self.french[(gender == "f") + 2 * (number == "pl")]
@@ -80,10 +107,12 @@ class Adjective:
 @dataclass(frozen=True)
 class Verb:
     english: tuple[str, str, str]  # 3rd singular present, plural present, past
-    french: tuple[str, str, str]  # 3rd singular, 3rd plural, "nous"
+    french: tuple[str, str, str, str, str]  # a row each: 3rd singular, 3rd plural, "nous", "je", "vous"
     participle: str
     auxiliary: Literal["avoir", "être"]
     frame: Literal["intransitive", "transitive", "ditransitive"]
+    objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
+    bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
 
 
 @dataclass(frozen=True)
@@ -119,16 +148,16 @@ def _maybe(cell: str) -> str | None:
 
 
 NOUNS: tuple[Noun, ...] = tuple(
-    Noun((sg, _maybe(pl)), (fsg, _maybe(fpl)), gender, kind)  # type: ignore[arg-type]
-    for sg, pl, fsg, fpl, gender, kind in _rows("nouns")
+    Noun((sg, _maybe(pl)), (fsg, _maybe(fpl)), gender, kind, use)  # type: ignore[arg-type]
+    for sg, pl, fsg, fpl, gender, kind, use in _rows("nouns")
 )
 ADJECTIVES: tuple[Adjective, ...] = tuple(
-    Adjective(en, (ms, fs, mp, fp), position == "pre", _kinds(kinds))
-    for en, ms, fs, mp, fp, position, kinds in _rows("adjectives")
+    Adjective(en, (ms, fs, mp, fp), position == "pre", _kinds(kinds), kind_of)
+    for en, ms, fs, mp, fp, position, kinds, kind_of in _rows("adjectives")
 )
 VERBS: tuple[Verb, ...] = tuple(
-    Verb((s, p, past), (f3s, f3p, f1p), part, aux, frame)  # type: ignore[arg-type]
-    for s, p, past, f3s, f3p, f1p, part, aux, frame in _rows("verbs")
+    Verb((s, p, past), (f3s, f3p, f1p, f1s, f2p), part, aux, frame, _kinds(objects), bare)  # type: ignore[arg-type]
+    for s, p, past, f3s, f3p, f1p, f1s, f2p, part, aux, frame, objects, bare in _rows("verbs")
 )
 DETERMINERS: tuple[Determiner, ...] = tuple(
     Determiner(
@@ -168,6 +197,7 @@ def lexicon_entries() -> list[tuple[str, str]]:
         *((" ".join(p.english), "prep") for p in PREPOSITIONS),
         *((p.english, "pron") for p in PRONOUNS),
         (AND[0], "conj"),
+        (BUT[0], "conj"),
         (OF[0], "prep"),
         (TO[0], "prep"),
     ]
@@ -193,7 +223,7 @@ def _english_forms() -> list[str]:
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS]
-    words += [AND[0], OF[0], TO[0]]
+    words += [AND[0], BUT[0], OF[0], TO[0]]
     return list(dict.fromkeys(words))
 
 
@@ -208,23 +238,32 @@ def _allowed_links() -> set[tuple[str, str]]:
         links |= {(a.english, f) for f in a.french}
     for v in VERBS:
         third, plural, past = v.english
-        links |= {(third, v.french[0]), (plural, v.french[1]), (plural, v.french[2])}
+        links |= {(third, v.french[0])} | {(plural, f) for f in v.french[1:]}
         if v.auxiliary == "avoir":
             links |= {(past, aux) for aux in AVOIR} | {(past, v.participle)}
         else:
             links |= {(past, aux) for aux in ETRE_PRESENT}
             links |= {(past, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
-    for tense, (sg, pl) in COPULA_ENGLISH.items():
+    for tense, english in COPULA_ENGLISH.items():
         french = ETRE_PRESENT if tense == "present" else ETRE_PAST
-        links |= {(sg, french[0]), (pl, french[1]), (pl, french[2])}
+        links |= set(zip(english, french, strict=True))
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
     for p in PREPOSITIONS:
         links |= {(e, f) for e in p.english for f in p.french}
     links |= {(who.english, who.french) for who in PRONOUNS}
-    links |= {AND, OF, TO}
+    links |= {AND, BUT, OF, TO}
+    for (
+        n
+    ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
+        if n.use == "mass":
+            links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le", "l'")}
+        if n.english[1] is not None:
+            links |= {(w, a) for w in n.en("pl") for a in ("des", "les")}
     for (prep, article), contracted in CONTRACTIONS.items():
         links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
+    for before, after in (ELISION | BEFORE_VOWEL).items():
+        links |= {(e, after) for e, f in list(links) if f == before}
     return links
 
 

@@ -46,7 +46,7 @@ from app.models.translator import (  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import measure  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
-from training.parallel_corpus import Pair, heldout_pairs, training_pairs  # noqa: E402
+from training.parallel_corpus import Pair, heldout_pairs, novel_pairs, training_pairs  # noqa: E402
 from training.train_relations import WEIGHTS  # noqa: E402
 
 MAX_POSITIONS = 64  # the positional table of the training model; the numpy model computes any position
@@ -239,7 +239,8 @@ def main() -> None:
     parser = command_line(
         __doc__,
         train=(30000, "training pairs"),
-        heldout=(2000, "held-out pairs, never seen in training"),
+        heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
+        novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
         steps=3000,
         batch_size=64,
         lr=2e-3,
@@ -261,6 +262,7 @@ def main() -> None:
     target_index = {w: k for k, w in enumerate(target_vocabulary)}
     train = list(training_pairs(args.train))
     heldout = heldout_pairs(args.heldout, args.train)
+    novel = novel_pairs(args.novel, args.train)
 
     torch.manual_seed(args.seed)
     model = TorchTranslator(
@@ -304,6 +306,7 @@ def main() -> None:
         {k: v.astype(np.float64) for k, v in params.items()}, args.heads, source_vocabulary, target_vocabulary
     )
     figures = measure(translator, heldout)
+    novel_figures = measure(translator, novel)
     examples = [
         {"source": sentence, "translation": " ".join(translator.translate(sentence.split()).target)}
         for sentence in (
@@ -333,7 +336,9 @@ def main() -> None:
         "training_seconds": round(trained_seconds, 1),
         "curve": curve,
         "final_loss": curve["train"][-1],
+        "max_words": max(len(p.english) for p in train),
         **figures,
+        "novel": novel_figures,
         "alignment_method": (
             "teacher forcing on the reference; for each French word with a known English source, the step "
             "that writes it, cross-attention of one decoder layer averaged over its heads; a hit when the "
@@ -355,6 +360,8 @@ def main() -> None:
         f"held-out exact match {figures['exact_match']:.1%} over {figures['heldout_pairs']} pairs; "
         f"alignment {figures['alignment']:.1%} at decoder layer {figures['best_layer']} "
         f"(by layer: {', '.join(f'{a:.1%}' for a in figures['alignment_by_layer'])}); "
+        f"novel structures: exact match {novel_figures['exact_match']:.1%} over "
+        f"{novel_figures['heldout_pairs']} pairs, alignment {novel_figures['alignment']:.1%}; "
         f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,
     )

@@ -1,30 +1,55 @@
 """The parallel corpus: enough distinct pairs, every alignment consistent, French agreement done right."""
 
-from collections import defaultdict
+import re
+from collections import Counter, defaultdict
 
 import pytest
 
 from app.models.translator import SPECIALS
-from training.french_lexicon import ALLOWED_LINKS, ENGLISH_WORDS, FRENCH_WORDS, NOUNS, lexicon_entries
+from training.french_lexicon import (
+    ADJECTIVE,
+    ALLOWED_LINKS,
+    BEFORE_VOWEL,
+    CONTRACTIONS,
+    ELISION,
+    ENGLISH_WORDS,
+    FRENCH_WORDS,
+    NOUN,
+    NOUNS,
+    VERB,
+    begins_with_vowel,
+    lexicon_entries,
+)
 from training.parallel_corpus import (
     MAX_WORDS,
     MIN_WORDS,
+    NOVEL_OBJECTS,
+    NOVEL_PAIRINGS,
+    OBJECT,
+    PAIRING,
+    PRONOUN_AFTER_AND,
     Pair,
+    bare_noun_phrase,
+    clauses,
+    concat,
     coordinated,
     copula,
     example_pairs,
     heldout_pairs,
     noun_phrase,
+    novel_pairs,
     of,
     predicate,
     prepositional,
     pronoun,
+    to,
     to_pair,
     training_pairs,
+    transitive,
     verb_phrase,
 )
 
-TRAIN, HELDOUT = 30000, 2000
+TRAIN, HELDOUT, NOVEL = 30000, 2000, 1000
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +62,11 @@ def heldout() -> tuple[Pair, ...]:
     return heldout_pairs(HELDOUT, TRAIN)
 
 
+@pytest.fixture(scope="module")
+def novel() -> tuple[Pair, ...]:
+    return novel_pairs(NOVEL, TRAIN)
+
+
 def test_the_lexicon_is_large_and_varied() -> None:
     assert len(lexicon_entries()) >= 150
     assert len(set(lexicon_entries())) == len(lexicon_entries())
@@ -44,13 +74,22 @@ def test_the_lexicon_is_large_and_varied() -> None:
     assert not set(SPECIALS) & (set(ENGLISH_WORDS) | set(FRENCH_WORDS))
 
 
-def test_at_least_20000_distinct_pairs_of_3_to_14_words(
-    train: tuple[Pair, ...], heldout: tuple[Pair, ...]
+def test_at_least_20000_distinct_pairs_of_3_to_30_words(
+    train: tuple[Pair, ...], heldout: tuple[Pair, ...], novel: tuple[Pair, ...]
 ) -> None:
-    everything = train + heldout
+    everything = train + heldout + novel
+    assert (MIN_WORDS, MAX_WORDS) == (3, 30)
     assert len({p.source for p in everything}) == len(everything) >= 20000
     assert all(MIN_WORDS <= len(p.english) <= MAX_WORDS for p in everything)
     assert not {p.source for p in train} & {p.source for p in heldout}
+    assert not {p.source for p in train} & {p.source for p in novel}
+
+
+def test_long_sentences_are_a_fair_share(train: tuple[Pair, ...]) -> None:
+    lengths = [len(p.english) for p in train]
+    assert sum(n > 14 for n in lengths) >= 0.15 * len(lengths)
+    assert sum(n >= 25 for n in lengths) >= 0.01 * len(lengths)
+    assert max(lengths) == MAX_WORDS
 
 
 def test_figure_1s_examples_are_in_training(train: tuple[Pair, ...]) -> None:
@@ -62,8 +101,10 @@ def test_figure_1s_examples_are_in_training(train: tuple[Pair, ...]) -> None:
     assert crane.target == "elle a vu la vieille grue sur le quai"
 
 
-def test_every_alignment_is_consistent(train: tuple[Pair, ...], heldout: tuple[Pair, ...]) -> None:
-    for pair in train + heldout:
+def test_every_alignment_is_consistent(
+    train: tuple[Pair, ...], heldout: tuple[Pair, ...], novel: tuple[Pair, ...]
+) -> None:
+    for pair in train + heldout + novel:
         assert len(pair.alignment) == len(pair.french)
         covered: set[int] = set()
         for french, sources in zip(pair.french, pair.alignment, strict=True):
@@ -77,9 +118,11 @@ def test_every_alignment_is_consistent(train: tuple[Pair, ...], heldout: tuple[P
         assert covered == set(range(len(pair.english))), pair.source  # every English word is translated
 
 
-def test_translation_is_a_function_of_the_english(train: tuple[Pair, ...], heldout: tuple[Pair, ...]) -> None:
+def test_translation_is_a_function_of_the_english(
+    train: tuple[Pair, ...], heldout: tuple[Pair, ...], novel: tuple[Pair, ...]
+) -> None:
     seen: dict[str, set[str]] = defaultdict(set)
-    for pair in train + heldout:
+    for pair in train + heldout + novel:
         seen[pair.source].add(pair.target)
     assert all(len(targets) == 1 for targets in seen.values())
 
@@ -91,16 +134,26 @@ def test_every_word_form_occurs_in_training(train: tuple[Pair, ...]) -> None:
     assert french == set(FRENCH_WORDS)
 
 
-def test_no_elision_is_ever_needed(train: tuple[Pair, ...]) -> None:
-    vowel = tuple("aeiouéèêâîôh")
-    assert not [
-        n.french[0] for n in NOUNS if n.french[0].startswith(vowel)
-    ]  # no l', cet, bel, vieil, mon (f)
-    elide = {"le", "la", "de", "ce", "ne", "que", "je", "ma", "sa", "ta"}
-    for pair in train:
-        for word, following in zip(pair.french, pair.french[1:], strict=False):
-            assert not (word in elide and following.startswith(vowel)), pair.target
-        assert "'" not in pair.target
+def test_elision_and_contraction_wherever_they_arise(
+    train: tuple[Pair, ...], heldout: tuple[Pair, ...], novel: tuple[Pair, ...]
+) -> None:
+    assert any(begins_with_vowel(n.french[0]) for n in NOUNS)  # l'arbre, l'homme, l'eau
+    elided = Counter()
+    for pair in train + heldout + novel:
+        for j, (word, following) in enumerate(zip(pair.french, pair.french[1:], strict=False)):
+            assert not (word in ELISION and begins_with_vowel(following)), pair.target
+            assert (word, following) not in CONTRACTIONS, pair.target  # "de le" is always "du"
+            source = pair.alignment[j + 1]
+            singular = bool(source) and pair.english[source[-1]] in _SINGULAR_EN
+            assert not (word in BEFORE_VOWEL and begins_with_vowel(following) and singular), pair.target
+            if word.endswith("'") or word in ("cet", "vieil", "bel", "nouvel"):
+                assert begins_with_vowel(following), pair.target
+                elided[word] += 1
+        assert pair.french[-1][-1] != "'"
+    assert {"l'", "d'", "j'", "cet"} <= set(elided)
+
+
+_SINGULAR_EN = {n.en("sg")[-1] for n in NOUNS} - {n.en("pl")[-1] for n in NOUNS if n.english[1]}
 
 
 @pytest.mark.parametrize(
@@ -140,3 +193,191 @@ def test_verbs_and_predicates_agree_with_their_subject() -> None:
     assert [t for t, _ in copula(pair, "past").fr + predicate(pair, "tired").fr] == ["étaient", "fatigués"]
     cows = coordinated(noun_phrase("the", "cow"), noun_phrase("the", "goat"))
     assert predicate(cows, "tired").fr[0][0] == "fatiguées"
+
+
+def _sentence(*parts) -> str:
+    return to_pair(concat(*parts)).target
+
+
+def test_the_reviewers_sentences_come_out_right() -> None:
+    car = noun_phrase("the", "car", "sg", ["small", "old", "red"])
+    assert " ".join(car.en) == "the small old red car"
+    assert _sentence(car, copula(car, "past"), predicate(car, "broken")) == (
+        "la petite vieille voiture rouge était cassée"
+    )
+
+    baker = noun_phrase("the", "baker")
+    food = coordinated(bare_noun_phrase("bread"), bare_noun_phrase("cheese"))
+    sells = to_pair(transitive(baker, "sold", "present", food))
+    assert sells.source == "the baker sells bread and cheese"
+    assert sells.target == "le boulanger vend du pain et du fromage"
+    assert sells.alignment == ((0,), (1,), (2,), (3,), (3,), (4,), (5,), (5,))  # "du" aligned to its noun
+
+    glass, cup = noun_phrase("this", "glass"), noun_phrase("that", "cup")
+    left = concat(glass, copula(glass, "present"), predicate(glass, "empty"))
+    right = concat(cup, copula(cup, "present"), predicate(cup, "full"))
+    both = to_pair(clauses(left, right))
+    assert both.source == "this glass is empty and that cup is full"
+    assert both.target == "ce verre est vide et cette tasse est pleine"
+
+    tower = of(noun_phrase("the", "tower"), noun_phrase("the", "castle"))
+    pair = to_pair(concat(tower, copula(tower, "present"), predicate(tower, "old")))
+    assert pair.source == "the tower of the castle is old"
+    assert pair.target == "la tour du château est vieille"
+
+    we = pronoun("we")
+    doors = coordinated(
+        noun_phrase("the", "door", "sg", ["old"]), noun_phrase("the", "window", "sg", ["new"])
+    )
+    pair = to_pair(transitive(we, "painted", "present", doors))
+    assert pair.source == "we paint the old door and the new window"
+    assert pair.target == "nous peignons la vieille porte et la nouvelle fenêtre"
+
+
+def test_readers_first_sentences() -> None:
+    dog = noun_phrase("my", "dog")
+    pair = to_pair(transitive(dog, "loved", "present", noun_phrase("the", "rainbow")))
+    assert pair.source == "my dog loves the rainbow"
+    assert pair.french == ("mon", "chien", "aime", "l'", "arc-en-ciel")
+    assert pair.alignment == ((0,), (1,), (2,), (3,), (4,))
+    soup = noun_phrase("the", "soup")
+    assert _sentence(soup, copula(soup, "present"), predicate(soup, "hot", "salty")) == (
+        "la soupe est chaude et salée"
+    )
+    i = pronoun("i")
+    assert to_pair(transitive(i, "ate", "past", bare_noun_phrase("soup"))).target == "j' ai mangé de la soupe"
+    assert to_pair(concat(i, verb_phrase(i, "slept", "present"))).target == "je dors"
+    assert to_pair(concat(i, copula(i, "past"), predicate(i, "tired"))).target == "j' étais fatigué"
+    you = pronoun("you")
+    assert to_pair(concat(you, verb_phrase(you, "fell", "past"))).target == "vous êtes tombés"
+    assert (
+        to_pair(concat(you, copula(you, "present"), predicate(you, "tired"))).target == "vous êtes fatigués"
+    )
+    she = pronoun("she")
+    assert to_pair(
+        transitive(she, "liked", "present", bare_noun_phrase("cat", "pl", article="generic"))
+    ).target == ("elle aime les chats")
+    cat = concat(
+        noun_phrase("the", "cat"),
+        prepositional("near", of(noun_phrase("the", "door"), noun_phrase("the", "house"))),
+    )
+    assert to_pair(concat(cat, verb_phrase(cat, "slept", "past"))).target == (
+        "le chat près de la porte de la maison a dormi"
+    )
+
+
+@pytest.mark.parametrize(
+    ("phrase", "french"),
+    [
+        (noun_phrase("the", "tree", "sg", ["old"]), "le vieil arbre"),
+        (noun_phrase("the", "tree", "pl", ["old"]), "les vieux arbres"),
+        (noun_phrase("this", "tree"), "cet arbre"),
+        (noun_phrase("this", "tree", "sg", ["big"]), "ce grand arbre"),
+        (noun_phrase("my", "school"), "mon école"),
+        (noun_phrase("my", "school", "sg", ["small"]), "ma petite école"),
+        (noun_phrase("a", "bird", "sg", ["beautiful"]), "un bel oiseau"),
+        (noun_phrase("a", "plane", "sg", ["new"]), "un nouvel avion"),
+        (noun_phrase("the", "island", "sg", ["beautiful"]), "la belle île"),
+        (noun_phrase("the", "man"), "l' homme"),
+        (noun_phrase("the", "car", "sg", ["pretty", "small", "red"]), "la jolie petite voiture rouge"),
+        (noun_phrase("the", "car", "pl", ["small", "dirty", "red"]), "les petites voitures sales et rouges"),
+        (noun_phrase("a", "egg"), "un œuf"),
+        (bare_noun_phrase("bread"), "du pain"),
+        (bare_noun_phrase("soup"), "de la soupe"),
+        (bare_noun_phrase("water"), "de l' eau"),
+        (bare_noun_phrase("apple", "pl", ["red"]), "des pommes rouges"),
+        (bare_noun_phrase("water", article="generic"), "l' eau"),
+        (prepositional("near", noun_phrase("the", "tree")), "près de l' arbre"),
+        (prepositional("near", noun_phrase("a", "tree")), "près d' un arbre"),
+        (to(noun_phrase("the", "man")), "à l' homme"),
+        (to(noun_phrase("the", "dog")), "au chien"),
+        (to(noun_phrase("the", "dog", "pl")), "aux chiens"),
+        (of(noun_phrase("the", "door"), noun_phrase("the", "castle", "pl")), "la porte des châteaux"),
+    ],
+)
+def test_elision_stacking_and_partitives(phrase, french: str) -> None:
+    assert to_pair(phrase).target == french
+
+
+def test_a_and_an_follow_the_next_english_word() -> None:
+    assert noun_phrase("a", "egg").en == ["an", "egg"]
+    assert noun_phrase("a", "car", "sg", ["old"]).en == ["an", "old", "car"]
+    assert noun_phrase("a", "apple", "sg", ["red"]).en == ["a", "red", "apple"]
+
+
+def _has_novel_pairing(english: tuple[str, ...]) -> bool:
+    """An adjective before a held-out noun (through other adjectives), read from the English alone."""
+    for adjective, noun in NOVEL_PAIRINGS:
+        forms = {tuple(NOUN[noun].en("sg"))} | (
+            {tuple(NOUN[noun].en("pl"))} if NOUN[noun].english[1] else set()
+        )
+        for i in range(len(english)):
+            for form in forms:
+                if english[i : i + len(form)] == form:
+                    j = i - 1
+                    while j >= 0 and english[j] in ADJECTIVE:
+                        if english[j] == adjective:
+                            return True
+                        j -= 1
+    return False
+
+
+_OBJECT_VERBS = {p: set(VERB[p].english) for p, _ in NOVEL_OBJECTS}
+
+
+def _has_novel_object(english: tuple[str, ...]) -> bool:
+    """A held-out verb, then its held-out object (a determiner, adjectives between), from the English."""
+    for past, noun in NOVEL_OBJECTS:
+        forms = {NOUN[noun].en("sg")[0]} | ({NOUN[noun].en("pl")[0]} if NOUN[noun].english[1] else set())
+        for i, word in enumerate(english):
+            if word in _OBJECT_VERBS[past]:
+                j = i + 1
+                while (
+                    j < len(english) and english[j] not in forms and (english[j] in ADJECTIVE or j == i + 1)
+                ):
+                    j += 1
+                if j < len(english) and english[j] in forms:
+                    return True
+    return False
+
+
+_PRONOUN_AFTER_AND = re.compile(r"\b(and|but) (he|she|they|we|i|you)\b")
+
+
+def test_training_never_has_a_held_out_property(train: tuple[Pair, ...], heldout: tuple[Pair, ...]) -> None:
+    for pair in train + heldout:
+        assert not pair.novel, pair.source
+        assert not _has_novel_pairing(pair.english), pair.source
+        assert not _has_novel_object(pair.english), pair.source
+        assert not _PRONOUN_AFTER_AND.search(pair.source), pair.source
+    # and yet every word those properties combine is in training
+    words = {w for p in train for w in p.english}
+    assert {a for a, _ in NOVEL_PAIRINGS} | {n for _, n in NOVEL_PAIRINGS} <= words
+    assert {"and", "but", "he", "she", "they", "we", "i", "you"} <= words
+
+
+def test_every_novel_pair_has_a_held_out_property(novel: tuple[Pair, ...]) -> None:
+    assert len(novel) == NOVEL
+    kinds = Counter(kind for pair in novel for kind in pair.novel)
+    assert all(pair.novel for pair in novel)
+    assert all(kinds[k] >= NOVEL // 5 for k in (PAIRING, OBJECT, PRONOUN_AFTER_AND)), kinds
+    for pair in novel:
+        if PRONOUN_AFTER_AND in pair.novel:
+            assert _PRONOUN_AFTER_AND.search(pair.source), pair.source
+    assert sum(_has_novel_pairing(p.english) for p in novel if PAIRING in p.novel) >= 0.5 * kinds[PAIRING]
+    assert all(_has_novel_object(p.english) for p in novel if OBJECT in p.novel)
+    assert {p.source for p in novel} <= {p.source for p in novel}  # distinct
+    assert len({p.source for p in novel}) == len(novel)
+
+
+def test_the_grammar_covers_every_construction(train: tuple[Pair, ...]) -> None:
+    def share(test) -> float:
+        return sum(1 for p in train if test(p)) / len(train)
+
+    three = {(a, b, c) for a in ADJECTIVE for b in ADJECTIVE for c in ADJECTIVE}
+    assert share(lambda p: any(tuple(p.english[i : i + 3]) in three for i in range(len(p.english)))) > 0.02
+    assert share(lambda p: "mais" in p.french) > 0.01
+    assert share(lambda p: "du" in p.french or "de" in p.french and "la" in p.french) > 0.02
+    assert share(lambda p: "j'" in p.french) > 0.005
+    assert share(lambda p: "vous" in p.french) > 0.01
+    assert share(lambda p: " of " in p.source) > 0.05
