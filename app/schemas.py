@@ -400,6 +400,18 @@ class TranslatorMiss(BaseModel):
     translation: str = Field(description="what the model wrote instead of the reference")
 
 
+class TranslatorNovel(BaseModel):
+    """Figure 4's translator on pairs held out by construction (training/parallel_corpus.py novel_pairs)."""
+
+    heldout_pairs: int
+    exact_match: float
+    aligned_words: int
+    alignment: float = Field(description="at the novel set's own best layer")
+    alignment_by_layer: list[float]
+    best_layer: int
+    misses: list[TranslatorMiss]
+
+
 class TranslatorAbout(BaseModel):
     architecture: str
     d_model: int
@@ -425,6 +437,11 @@ class TranslatorAbout(BaseModel):
         description="[layer][head]: the same measure, one head alone"
     )
     best_layer: int
+    max_words: int = Field(description="the longest English sentence among the training pairs")
+    novel: TranslatorNovel = Field(
+        description="the same measures on a second held-out set, of combinations training never saw"
+    )
+    novel_description: str = Field(description="what that second set holds")
     alignment_method: str
     examples: list[TranslatorExample]
     misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")

@@ -25,7 +25,7 @@ from app.models.translator import TRAINED_MAX_WORDS, get_translator  # noqa: E40
 from tests.serving import app_server  # noqa: E402
 from training.parallel_corpus import heldout_pairs  # noqa: E402
 
-LENGTHS = (3, 7, 14)
+LENGTHS = (3, 7, 14, 30)
 LONGEST = 64  # words: past any training sentence, so refused (422) before any decoding
 
 

@@ -47,14 +47,17 @@ sentence that has one of these properties, and the novel set keeps only sentence
   "white cat", ...), before or after the noun or as a predicate ("the bridge was old");
 * **a verb with an object noun it never takes in training** (NOVEL_OBJECTS: "ate the cake", "painted the
   wall", "drank milk", ...);
-* **a pronoun subject in the second of two coordinated clauses** ("the dog sleeps and she laughs"):
-  training has pronoun subjects only at the start of a sentence, and second clauses only with noun
-  subjects.
 
 Every word and every construction of the novel set is in training; only these combinations are not. A
 model that learned word-by-word rules (agreement, order, contraction) translates them; one that memorised
 frequent word sequences does not. The pairings are chosen across both genders and both adjective
-positions, and none is one of the reviewer's sentences of issue 16.
+positions, and none is one of the sentences readers reported.
+
+A whole construction was held out too, at first: a pronoun subject in the second of two clauses ("the dog
+sleeps and she laughs"), with pronouns trained only at the start of a sentence. The translator trained
+that way wrote those sentences right 23% of the time, against 98 to 99.5% for the new pairings: it
+generalises to new combinations of what it has seen, not to a construction it has never seen. Readers write
+such sentences, so training now has them, and the second held-out set keeps to combinations.
 
 The words and their French forms are training/french_lexicon.py's. The alignment of a pair gives, for each
 French token, the indices of the English tokens it translates; an inserted word ("et" between two adjectives
@@ -135,7 +138,7 @@ NOVEL_OBJECTS: frozenset[tuple[str, str]] = frozenset(
         ("bought", "hat"),
     }
 )
-PAIRING, OBJECT, PRONOUN_AFTER_AND = "adjective-noun pairing", "verb-object pairing", "pronoun in 2nd clause"
+PAIRING, OBJECT = "adjective-noun pairing", "verb-object pairing"
 
 # ---------------------------------------------------------------------------------------------------------
 # Pairs and the phrases they are built from.
@@ -394,8 +397,6 @@ def clauses(left: Phrase, right: Phrase, conjunction: Literal["and", "but"] = "a
     """Two whole clauses: "this glass is empty and that cup is full", "… but she laughed"."""
     word = AND if conjunction == "and" else BUT
     joined = concat(left, Phrase.word([word[0]], [word[1]]), right)
-    if right.pronoun_subject:
-        joined.novel |= {PRONOUN_AFTER_AND}
     return joined
 
 
@@ -590,11 +591,10 @@ class Grammar:
     # -- clauses --------------------------------------------------------------------------------------------
 
     def subject(self, kinds: frozenset[str], second: bool = False) -> Phrase:
-        """A subject: a pronoun (only first in training), one noun phrase, perhaps extended, or two."""
+        """A subject: a pronoun, one noun phrase, perhaps extended, or two (not after "and": see below)."""
         rng = self.rng
         roll = rng.random()
-        forced = second and self.goal == PRONOUN_AFTER_AND
-        if kinds & LIVING and (forced or (roll < 0.2 and not second)):
+        if kinds & LIVING and roll < 0.2:
             word = rng.choice(("we", "i", "you", "he", "she", "they", "we", "i", "you"))
             return pronoun(word)
         kind = rng.choice(sorted(kinds))
@@ -676,8 +676,8 @@ class Grammar:
         rng = self.rng
         tense: Tense = "past" if rng.random() < 0.55 else "present"
         if self.novel:
-            self.goal = rng.choice((PAIRING, OBJECT, PRONOUN_AFTER_AND))
-        if rng.random() < 0.3 or self.goal == PRONOUN_AFTER_AND:
+            self.goal = rng.choice((PAIRING, OBJECT))
+        if rng.random() < 0.3:
             left = self.clause(tense)
             second_tense: Tense = tense if rng.random() < 0.8 else ("present" if tense == "past" else "past")
             right = self.clause(second_tense, second=True)
@@ -734,3 +734,11 @@ def novel_pairs(count: int, training: int) -> tuple[Pair, ...]:
     docstring), and its English is not among ``training_pairs(training)``."""
     seen = frozenset(p.source for p in training_pairs(training))
     return tuple(distinct_pairs(count, NOVEL_SEED, seen, novel=True))
+
+
+def novel_description() -> str:
+    """What the second held-out set holds, in a phrase the page can show (figure 4's About this model)."""
+    return (
+        f"{len(NOVEL_PAIRINGS)} adjective–noun pairings such as “green door”, {len(NOVEL_OBJECTS)} "
+        "verb–object pairings such as “drank milk”, which the training pairs never contain"
+    )

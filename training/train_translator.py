@@ -46,7 +46,13 @@ from app.models.translator import (  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import measure  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
-from training.parallel_corpus import Pair, heldout_pairs, novel_pairs, training_pairs  # noqa: E402
+from training.parallel_corpus import (  # noqa: E402
+    Pair,
+    heldout_pairs,
+    novel_description,
+    novel_pairs,
+    training_pairs,
+)
 from training.train_relations import WEIGHTS  # noqa: E402
 
 MAX_POSITIONS = 64  # the positional table of the training model; the numpy model computes any position
@@ -238,18 +244,18 @@ def batch(
 def main() -> None:
     parser = command_line(
         __doc__,
-        train=(30000, "training pairs"),
+        train=(60000, "training pairs"),
         heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
         novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
-        steps=3000,
+        steps=7000,
         batch_size=64,
         lr=2e-3,
         label_smoothing=0.1,
-        d_model=64,
+        d_model=128,
         heads=4,
         encoder_layers=2,
         decoder_layers=2,
-        d_ff=256,
+        d_ff=512,
         seed=0,
     )
     args = parser.parse_args()
@@ -339,6 +345,7 @@ def main() -> None:
         "max_words": max(len(p.english) for p in train),
         **figures,
         "novel": novel_figures,
+        "novel_description": novel_description(),
         "alignment_method": (
             "teacher forcing on the reference; for each French word with a known English source, the step "
             "that writes it, cross-attention of one decoder layer averaged over its heads; a hit when the "

@@ -15,8 +15,12 @@ ANSWER = TypeAdapter(TranslateResponse)
 
 
 def as_sentence(target: list[str], source_text: str) -> str:
-    """The French words as a sentence: capitalised, ending with the source's final . ! or ? if it had one."""
-    text = " ".join(target)
+    """The French words as a sentence: capitalised, ending with the source's final . ! or ? if it had one.
+
+    An elided word (l', d', j') is a token of its own for the model and joins the next word in writing:
+    ["l'", "arbre"] -> "l'arbre".
+    """
+    text = " ".join(target).replace("' ", "'")
     end = source_text.rstrip()[-1:]
     return text[:1].upper() + text[1:] + (FRENCH_SPACE_BEFORE.get(end, "") if text else "")
 

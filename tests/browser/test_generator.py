@@ -455,13 +455,14 @@ def test_a_sentence_longer_than_the_training_is_named_with_the_trained_length(wa
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_generator(page)
-    words = ("the dog of the farmer was happy and " * 3).split()[:20]
+    count = TRAINED_MAX_WORDS + 4
+    words = ("the dog of the farmer was happy and " * 5).split()[:count]
     sentence = figure.get_by_role("textbox", name="Sentence")
     sentence.fill(" ".join(words))
     sentence.press("Enter")
     error = figure.get_by_role("alert")
     expect(error).to_have_text(
-        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 20."
+        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has {count}."
     )
     expect(figure.locator("[data-part=translation]")).to_have_text("")
     expect(figure.get_by_role("group", name="Close words the translator knows")).to_be_hidden()

@@ -6,7 +6,7 @@ import pytest
 from app.models.translator import BOS, TRAINED_MAX_WORDS, TranslatorModel, get_translator
 from app.refusal import Refusal, UnknownWords
 from training.evaluation import alignment_hits, measure
-from training.parallel_corpus import MAX_WORDS, heldout_pairs, training_pairs
+from training.parallel_corpus import MAX_WORDS, heldout_pairs, novel_pairs, training_pairs
 
 SENTENCES = [
     "the river bank was steep",
@@ -114,19 +114,21 @@ def test_the_trained_length_is_the_longest_training_sentence(model: TranslatorMo
 
 def test_check_refuses_past_the_trained_length_and_names_both_problems(model: TranslatorModel) -> None:
     t = model.translator
-    t.check(("the dog " * 7).split())  # 14 words: answered
+    half = TRAINED_MAX_WORDS // 2
+    t.check(("the dog " * half).split())  # the longest it was trained on: answered
     with pytest.raises(Refusal) as error:
-        t.check(("the dog " * 8).split())
+        t.check(("the dog " * (half + 1)).split())
     assert error.value.detail == (
-        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 16."
+        f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; "
+        f"this one has {2 * half + 2}."
     )
-    assert error.value.fields == {"max_words": TRAINED_MAX_WORDS, "word_count": 16}
+    assert error.value.fields == {"max_words": TRAINED_MAX_WORDS, "word_count": 2 * half + 2}
     with pytest.raises(Refusal) as error:
-        t.check(("the apel " * 8).split())
+        t.check(("the apel " * (half + 1)).split())
     also = ". Also not in the translator's vocabulary: apel (did you mean apple?)"
     assert error.value.detail.endswith(also)
     assert error.value.fields["suggestions"] == {"apel": ["apple"]}
-    assert error.value.fields["word_count"] == 16
+    assert error.value.fields["word_count"] == 2 * half + 2
 
 
 def test_alignment_hits_reads_the_argmax_of_each_aligned_row() -> None:
@@ -134,12 +136,40 @@ def test_alignment_hits_reads_the_argmax_of_each_aligned_row() -> None:
     assert alignment_hits(cross, ((0,), (1, 2), (), (1,))) == [True, True, False]
 
 
-def test_held_out_figures_meet_the_thresholds(model: TranslatorModel) -> None:
+def test_held_out_figures_meet_the_goals(model: TranslatorModel) -> None:
+    """The goals set for the translator, on both held-out sets: at least 98% exact match on pairs of the
+    training grammar, 95% on pairs of combinations training never saw, and 95% alignment at the best layer
+    on both. The record's figures are checked, and a sample of each set is measured again from the committed
+    weights."""
     record = model.record
-    assert record["exact_match"] >= 0.95 and record["alignment"] >= 0.85
+    novel = record["novel"]
+    assert record["exact_match"] >= 0.98 and novel["exact_match"] >= 0.95, (record["exact_match"], novel)
+    assert record["alignment"] >= 0.95 and novel["alignment_by_layer"][record["best_layer"]] >= 0.95
     assert record["alignment"] == max(record["alignment_by_layer"])
     assert record["best_layer"] == int(np.argmax(record["alignment_by_layer"]))
-    sample = heldout_pairs(record["heldout_pairs"], record["training_pairs"])[:HELDOUT_SAMPLE]
-    figures = measure(model.translator, sample)
-    assert figures["exact_match"] >= 0.95
-    assert figures["alignment_by_layer"][record["best_layer"]] >= 0.85
+    for pairs, floor in (
+        (heldout_pairs(record["heldout_pairs"], record["training_pairs"]), 0.98),
+        (novel_pairs(novel["heldout_pairs"], record["training_pairs"]), 0.95),
+    ):
+        figures = measure(model.translator, pairs[:HELDOUT_SAMPLE])
+        assert figures["exact_match"] >= floor - 0.02  # a sample of a few hundred, not the whole set
+        assert figures["alignment_by_layer"][record["best_layer"]] >= 0.93
+
+
+READERS_SENTENCES = {
+    "the small old red car was broken": "la petite vieille voiture rouge était cassée",
+    "the baker sells bread and cheese": "le boulanger vend du pain et du fromage",
+    "this glass is empty and that cup is full": "ce verre est vide et cette tasse est pleine",
+    "the tower of the castle is old": "la tour du château est vieille",
+    "we paint the old door and the new window": "nous peignons la vieille porte et la nouvelle fenêtre",
+    "my dog loves the rainbow": "mon chien aime l' arc-en-ciel",
+}
+
+
+@pytest.mark.parametrize("english", READERS_SENTENCES)
+def test_sentences_a_reviewer_wrote_outside_the_old_grammar_translate_right(
+    model: TranslatorModel, english: str
+) -> None:
+    """Sentences readers wrote that the first translator got wrong (dropped adjectives, doubled words,
+    "de le"), each now a structure of the corpus; the French token for token, an elided article its own."""
+    assert " ".join(model.translator.translate(english.split()).target) == READERS_SENTENCES[english]

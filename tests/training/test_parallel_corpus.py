@@ -27,7 +27,6 @@ from training.parallel_corpus import (
     NOVEL_PAIRINGS,
     OBJECT,
     PAIRING,
-    PRONOUN_AFTER_AND,
     Pair,
     bare_noun_phrase,
     clauses,
@@ -349,8 +348,8 @@ def test_training_never_has_a_held_out_property(train: tuple[Pair, ...], heldout
         assert not pair.novel, pair.source
         assert not _has_novel_pairing(pair.english), pair.source
         assert not _has_novel_object(pair.english), pair.source
-        assert not _PRONOUN_AFTER_AND.search(pair.source), pair.source
-    # and yet every word those properties combine is in training
+    # and yet every word those properties combine is in training, and a pronoun may open a second clause
+    assert sum(bool(_PRONOUN_AFTER_AND.search(p.source)) for p in train) >= 0.02 * len(train)
     words = {w for p in train for w in p.english}
     assert {a for a, _ in NOVEL_PAIRINGS} | {n for _, n in NOVEL_PAIRINGS} <= words
     assert {"and", "but", "he", "she", "they", "we", "i", "you"} <= words
@@ -360,10 +359,7 @@ def test_every_novel_pair_has_a_held_out_property(novel: tuple[Pair, ...]) -> No
     assert len(novel) == NOVEL
     kinds = Counter(kind for pair in novel for kind in pair.novel)
     assert all(pair.novel for pair in novel)
-    assert all(kinds[k] >= NOVEL // 5 for k in (PAIRING, OBJECT, PRONOUN_AFTER_AND)), kinds
-    for pair in novel:
-        if PRONOUN_AFTER_AND in pair.novel:
-            assert _PRONOUN_AFTER_AND.search(pair.source), pair.source
+    assert all(kinds[k] >= NOVEL // 3 for k in (PAIRING, OBJECT)), kinds
     assert sum(_has_novel_pairing(p.english) for p in novel if PAIRING in p.novel) >= 0.5 * kinds[PAIRING]
     assert all(_has_novel_object(p.english) for p in novel if OBJECT in p.novel)
     assert {p.source for p in novel} <= {p.source for p in novel}  # distinct

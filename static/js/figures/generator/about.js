@@ -32,6 +32,7 @@ export function showAbout(el, a) {
         `${pct(a.alignment)} of the time${layerNote}. That is how the page picks the layer it names best ` +
         "aligned.",
     ),
+    ...(a.novel ? [novelPara(a)] : []),
     para(
       "Attention was never a training target: the model was only ever asked for the next French word. " +
         "Where it looks is what it learned it needed in order to answer.",
@@ -49,6 +50,21 @@ export function showAbout(el, a) {
     parts.push(details);
   }
   el.replaceChildren(...parts);
+}
+
+/** The second held-out set of record `a`: combinations training never saw, and how the model does on them. */
+function novelPara(a) {
+  const n = a.novel;
+  const layer = n.alignment_by_layer?.[a.best_layer];
+  const aligned = typeof layer === "number" ? `, and layer ${a.best_layer + 1}'s cross-attention peaks on the ` +
+    `right English word ${pct(layer)} of the time` : "";
+  const miss = n.misses?.[0];
+  const wrong = miss ? ` One it gets wrong: ${quote(miss.source)} came out as ${quote(miss.translation)}.` : "";
+  return para(
+    `A second held-out set tests what it generalises rather than remembers: ${n.heldout_pairs.toLocaleString("en")} ` +
+      `pairs built from ${a.novel_description}. On them it writes the reference exactly ` +
+      `${pct(n.exact_match)} of the time${aligned}.${wrong}`,
+  );
 }
 
 /** Say in `el` that the record could not be loaded, and why. */
