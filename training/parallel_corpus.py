@@ -739,6 +739,6 @@ def novel_pairs(count: int, training: int) -> tuple[Pair, ...]:
 def novel_description() -> str:
     """What the second held-out set holds, in a phrase the page can show (figure 4's About this model)."""
     return (
-        f"{len(NOVEL_PAIRINGS)} adjective–noun pairings such as “green door”, {len(NOVEL_OBJECTS)} "
+        f"{len(NOVEL_PAIRINGS)} adjective–noun pairings such as “green door” and {len(NOVEL_OBJECTS)} "
         "verb–object pairings such as “drank milk”, which the training pairs never contain"
     )

@@ -44,7 +44,7 @@ def test_a_standard_transformer_of_several_heads_and_layers(model: TranslatorMod
     t = model.translator
     assert t.encoder_layers >= 2 and t.decoder_layers >= 2 and t.heads >= 2
     size = sum(p.size for p in t.params.values()) * 4  # float32 on disk
-    assert size < 2_000_000
+    assert size < 5_000_000  # small enough to commit and load at start-up
     assert model.record["parameters"] == sum(p.size for p in t.params.values())
 
 

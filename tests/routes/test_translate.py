@@ -52,7 +52,7 @@ def test_case_and_punctuation(client: TestClient) -> None:
 
 
 def test_the_longest_trained_sentence_is_answered(client: TestClient) -> None:
-    words = ("the dog of the farmer was happy and " * 2).split()[:TRAINED_MAX_WORDS]
+    words = ("the dog of the farmer was happy and " * 4).split()[:TRAINED_MAX_WORDS]
     body = client.post("/api/translate", json={"sentence": " ".join(words)}).json()
     assert len(body["source"]) == TRAINED_MAX_WORDS and len(body["steps"]) <= MAX_STEPS
     for t, step in enumerate(body["steps"]):
@@ -105,7 +105,7 @@ def test_too_long_with_unknown_words_names_both(client: TestClient) -> None:
         ),
         (
             "the zorblax bank was stepe",
-            "not in the translator's vocabulary: zorblax, stepe (did you mean steep, see or sleep?)",
+            "not in the translator's vocabulary: zorblax, stepe (did you mean steep, see or sheep?)",
         ),
         ("the bank's door", "not in the translator's vocabulary: bank's (did you mean banks or bank?)"),
     ],

@@ -2,7 +2,7 @@
 // (/api/translate/about).
 
 import { element } from "../../lib/dom.js";
-import { pct, quote } from "./view.js";
+import { pct, quote, written } from "./view.js";
 
 const para = (text, cls = "panel-text") => element("p", cls, text);
 
@@ -40,8 +40,8 @@ export function showAbout(el, a) {
   ];
   const miss = a.misses?.[0];
   if (miss) {
-    const wrote = `${quote(miss.source)} came out as ${quote(miss.translation)}`;
-    parts.push(para(`It is not perfect. ${wrote}; the reference is ${quote(miss.reference)}.`));
+    const wrote = `${quote(miss.source)} came out as ${quote(written(miss.translation))}`;
+    parts.push(para(`It is not perfect. ${wrote}; the reference is ${quote(written(miss.reference))}.`));
   }
   if (a.vocabulary?.length) {
     const details = element("details", "gen-vocab");
@@ -59,7 +59,9 @@ function novelPara(a) {
   const aligned = typeof layer === "number" ? `, and layer ${a.best_layer + 1}'s cross-attention peaks on the ` +
     `right English word ${pct(layer)} of the time` : "";
   const miss = n.misses?.[0];
-  const wrong = miss ? ` One it gets wrong: ${quote(miss.source)} came out as ${quote(miss.translation)}.` : "";
+  const wrong = miss
+    ? ` One it gets wrong: ${quote(miss.source)} came out as ${quote(written(miss.translation))}.`
+    : "";
   return para(
     `A second held-out set tests what it generalises rather than remembers: ${n.heldout_pairs.toLocaleString("en")} ` +
       `pairs built from ${a.novel_description}. On them it writes the reference exactly ` +

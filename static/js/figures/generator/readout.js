@@ -4,7 +4,7 @@
 
 import { element } from "../../lib/dom.js";
 import { rowFocus } from "../../lib/row-words.js";
-import { attentionRow, capitalise, layerIndex, quote, START, viewText, weightText } from "./view.js";
+import { attentionRow, capitalise, layerIndex, quote, START, viewText, weightText, written } from "./view.js";
 
 /** One cell of a number row: the word, its weight and a bar as long as the weight. */
 function cell(word) {
@@ -41,7 +41,7 @@ export class Readout {
   }
 
   showTranslation({ steps, target, translation }, s) {
-    const sofar = `${capitalise(target.slice(0, s).join(" "))} …`;
+    const sofar = `${capitalise(written(target.slice(0, s)))} …`;
     this.el.translation.textContent = s >= steps.length ? translation : s > 0 ? sofar : "";
   }
 

@@ -7,6 +7,9 @@ export const MODES = ["cross", "self"];
 
 export const quote = (t) => `“${t}”`;
 export const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+/** French tokens as French is written: an elided word (l', d', j') joins the next, as the server's
+ * translation does ("l' arbre" -> "l'arbre"). `words`: a list of tokens or a space-joined string of them. */
+export const written = (words) => (Array.isArray(words) ? words.join(" ") : words).replaceAll("' ", "'");
 const spoken = (t) => (t === START ? "the start token" : t);
 
 /** A share as a percentage with one decimal (99.2%). */
