@@ -1,8 +1,10 @@
 """What the routes are handed: the settings, the answer cache, each model, and the reader's sentence.
 
 A route names what it needs by type (``settings: SettingsDep``, ``model: RelationHeadsDep``); FastAPI calls
-the getter (a model's loads it once per process), and tests override a getter through
-``app.dependency_overrides``.
+the dependency below (a model's loads it once per process), and tests override one through
+``app.dependency_overrides``. They are coroutines: FastAPI runs a plain function dependency in its thread
+pool, a hop that cost every request more than handing over an object already loaded. Only a model's first
+load reads a file, and that runs in the thread pool, off the event loop.
 
 The sentence is read the same way by every endpoint that takes one: at most the settings' number of
 characters (ATTENTION_MAX_SENTENCE_CHARS) and 1 to ATTENTION_MAX_SENTENCE_TOKENS words, split by
@@ -11,10 +13,11 @@ app.words.tokenize once, so a route gets the words with the text and never split
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query
 from fastapi.exceptions import RequestValidationError
+from starlette.concurrency import run_in_threadpool
 
 from app.cache import ResponseCache, get_response_cache
 from app.config import Settings, get_settings
@@ -25,11 +28,44 @@ from app.models.translator import TranslatorModel, get_translator
 from app.schemas import SENTENCE_LIMIT
 from app.words import sentence_words
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-CacheDep = Annotated[ResponseCache, Depends(get_response_cache)]
-RelationHeadsDep = Annotated[RelationHeads, Depends(get_relation_heads)]
-TranslatorDep = Annotated[TranslatorModel, Depends(get_translator)]
-TinyLMsDep = Annotated[TinyLMs, Depends(get_tiny_lms)]
+T = TypeVar("T")
+
+
+async def loaded(getter: Callable[[], T]) -> T:
+    """What a cached getter returns: at once when it has been called before, else from the thread pool (the
+    first call loads a file, which must not block the event loop)."""
+    if getter.cache_info().currsize:  # type: ignore[attr-defined]  # an lru_cache
+        return getter()
+    return await run_in_threadpool(getter)
+
+
+async def current_settings() -> Settings:
+    """The settings (app.config.get_settings); override this one in tests."""
+    return get_settings()
+
+
+async def response_cache() -> ResponseCache:
+    """The process's response cache (app.cache.get_response_cache); override this one in tests."""
+    return get_response_cache()
+
+
+async def relation_heads() -> RelationHeads:
+    return await loaded(get_relation_heads)
+
+
+async def translator() -> TranslatorModel:
+    return await loaded(get_translator)
+
+
+async def tiny_lms() -> TinyLMs:
+    return await loaded(get_tiny_lms)
+
+
+SettingsDep = Annotated[Settings, Depends(current_settings)]
+CacheDep = Annotated[ResponseCache, Depends(response_cache)]
+RelationHeadsDep = Annotated[RelationHeads, Depends(relation_heads)]
+TranslatorDep = Annotated[TranslatorModel, Depends(translator)]
+TinyLMsDep = Annotated[TinyLMs, Depends(tiny_lms)]
 
 
 def get_real_bert(settings: SettingsDep) -> RealBert:
@@ -82,7 +118,7 @@ def sentence_query(default: str, max_chars: int | None = None, max_words: int | 
     shown = f"at most {max_chars} characters" if max_chars else "at most maxLength characters (a setting)"
     extra = {"maxLength": max_chars} if max_chars else {SENTENCE_LIMIT: True}
 
-    def sentence(
+    async def sentence(  # a coroutine for the reason the dependencies above are: no thread-pool hop
         settings: SettingsDep,
         sentence: Annotated[
             str,

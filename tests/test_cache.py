@@ -8,7 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cache import ResponseCache, get_response_cache
+from app.cache import ResponseCache
+from app.deps import response_cache
 from app.main import create_app
 
 
@@ -96,7 +97,7 @@ def cached() -> Iterator[tuple[TestClient, ResponseCache]]:
     """A client whose app answers from a cache of its own, empty at the start of each test."""
     app = create_app()
     cache = ResponseCache()
-    app.dependency_overrides[get_response_cache] = lambda: cache
+    app.dependency_overrides[response_cache] = lambda: cache
     with TestClient(app) as client:
         yield client, cache
 

@@ -1,17 +1,19 @@
 """Figure 4's endpoints: translate step by step with every attention map, and the model's record."""
 
+from typing import Any
+
 import numpy as np
 from fastapi import APIRouter, Response
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
+from app.answers import json_bytes
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
 from app.errors import BODY_TOO_LARGE, ErrorAnswer
 from app.models.translator import TRAINED_MAX_WORDS, Translation, Translator
-from app.schemas import TranslateRequest, TranslateResponse, TranslateStep, TranslatorAbout
+from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
 FRENCH_SPACE_BEFORE = {"!": " !", "?": " ?", ".": "."}  # French sets ! and ? off by a space
-ANSWER = TypeAdapter(TranslateResponse)
 
 
 def as_sentence(target: list[str], source_text: str) -> str:
@@ -84,8 +86,7 @@ def translate(
 
     def answer() -> bytes:  # serialised once, then kept as bytes
         result = model.translator.translate(words)
-        response = translate_response(result, model.translator, model.best_layer, sentence.text)
-        return ANSWER.dump_json(response, by_alias=True)  # "self", as the schema spells it
+        return json_bytes(translate_response(result, model.translator, model.best_layer, sentence.text))
 
     # The answer depends on the lower-cased words and on the sentence's final . ! or ? alone (as_sentence).
     end = sentence.text.rstrip()[-1:]
@@ -93,36 +94,35 @@ def translate(
     return Response(cache.get_or_compute(key, answer), media_type="application/json")
 
 
-def head_means(maps: np.ndarray) -> list[list[float]]:
+def head_means(maps: np.ndarray) -> np.ndarray:
     """[layer][head][key] -> [layer][key]: each layer's heads averaged, key by key (added head by head, in
     order, as a reader would)."""
-    return (sum(maps[:, k] for k in range(maps.shape[1])) / maps.shape[1]).tolist()
+    return sum(maps[:, k] for k in range(maps.shape[1])) / maps.shape[1]
 
 
 def translate_response(
     result: Translation, translator: Translator, best_layer: int, text: str
-) -> TranslateResponse:
-    """The translation as /api/translate states it: every step's attention, and the French as a sentence."""
-    return TranslateResponse(
-        source=result.source,
-        target=result.target,
-        translation=as_sentence(result.target, text),
-        layers=translator.decoder_layers,
-        heads=translator.heads,
-        best_layer=best_layer,
-        steps=[
-            TranslateStep.model_validate(
-                {
-                    "token": token,
-                    "cross": step.cross_attention.tolist(),
-                    "self": step.self_attention.tolist(),
-                    "cross_mean": head_means(step.cross_attention),
-                    "self_mean": head_means(step.self_attention),
-                }
-            )
+) -> dict[str, Any]:
+    """The translation as /api/translate states it (TranslateResponse, field for field): every step's
+    attention, and the French as a sentence."""
+    return {
+        "source": result.source,
+        "target": result.target,
+        "translation": as_sentence(result.target, text),
+        "layers": translator.decoder_layers,
+        "heads": translator.heads,
+        "best_layer": best_layer,
+        "steps": [
+            {
+                "token": token,
+                "cross": np.ascontiguousarray(step.cross_attention),
+                "self": np.ascontiguousarray(step.self_attention),
+                "cross_mean": head_means(step.cross_attention),
+                "self_mean": head_means(step.self_attention),
+            }
             for token, step in zip(result.target, result.steps, strict=True)
         ],
-    )
+    }
 
 
 @router.get("/about")

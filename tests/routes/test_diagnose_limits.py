@@ -14,7 +14,8 @@ import pytest
 import starlette.formparsers
 from fastapi.testclient import TestClient
 
-from app.config import Settings, get_settings
+from app.config import Settings
+from app.deps import current_settings
 from app.main import create_app
 from tests.inprocess import call, upload_scope
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
@@ -65,11 +66,11 @@ def test_a_lying_content_length_stops_the_read_at_the_limit() -> None:
 @pytest.fixture
 def small_limit(client: TestClient) -> Iterator[int]:
     limit = 1000
-    client.app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=limit)  # type: ignore[attr-defined]
+    client.app.dependency_overrides[current_settings] = lambda: Settings(max_upload_bytes=limit)  # type: ignore[attr-defined]
     try:
         yield limit
     finally:
-        client.app.dependency_overrides.pop(get_settings)  # type: ignore[attr-defined]
+        client.app.dependency_overrides.pop(current_settings)  # type: ignore[attr-defined]
 
 
 def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit: int) -> None:

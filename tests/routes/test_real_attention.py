@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings, get_settings
+from app.deps import current_settings
 from app.models.real_bert import INSTALL, load_real_bert
 from tests.optional import require_real_model
 
@@ -33,11 +34,11 @@ def installed() -> None:
 def without_model(client: TestClient, tmp_path: Path) -> Iterator[TestClient]:
     """The same app, pointed at an empty model folder: the model is not installed."""
     overrides = client.app.dependency_overrides  # type: ignore[attr-defined]
-    overrides[get_settings] = lambda: Settings(real_model_dir=tmp_path)
+    overrides[current_settings] = lambda: Settings(real_model_dir=tmp_path)
     try:
         yield client
     finally:
-        overrides.pop(get_settings, None)
+        overrides.pop(current_settings, None)
 
 
 def get(client: TestClient, **params: str | int) -> dict:
@@ -308,11 +309,11 @@ def test_bad_requests_get_a_clear_422(
         require_real_model()
     overrides = client.app.dependency_overrides  # type: ignore[attr-defined]
     if model == "missing":
-        overrides[get_settings] = lambda: Settings(real_model_dir=tmp_path)
+        overrides[current_settings] = lambda: Settings(real_model_dir=tmp_path)
     try:
         response = client.get(URL, params=params)
     finally:
-        overrides.pop(get_settings, None)
+        overrides.pop(current_settings, None)
     assert response.status_code == 422
     assert response.json() == {"detail": detail}
 
@@ -354,11 +355,11 @@ def test_a_damaged_model_is_a_503_not_a_500(client: TestClient, tmp_path: Path) 
     (tmp_path / "model.safetensors").write_bytes(b"not safetensors")
     (tmp_path / "tokenizer.json").write_text("{}")
     overrides = client.app.dependency_overrides  # type: ignore[attr-defined]
-    overrides[get_settings] = lambda: Settings(real_model_dir=tmp_path)
+    overrides[current_settings] = lambda: Settings(real_model_dir=tmp_path)
     try:
         response = client.get(URL)
     finally:
-        overrides.pop(get_settings, None)
+        overrides.pop(current_settings, None)
     assert response.status_code == 503
     detail = response.json()["detail"]
     assert detail.startswith("the real model (all-MiniLM-L6-v2) in ") and detail.endswith(INSTALL)
