@@ -14,9 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.config import get_settings
-from app.core.attention import MaskMode, multi_head_attention, valid_head_counts
+from app.core.attention import MaskMode, causal_mask, valid_head_counts
 from app.core.borrowing import Borrowing, borrowing
-from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features
+from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features, token_row
 from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
@@ -77,16 +77,36 @@ class RelationHeads:
                 for h in VALID_HEADS
                 for kind in ("trained", "init")
             }
+        # A word's row of inputs depends on the word alone (relations.token_row), so it is worked out once
+        # per spelling and reading; the rest of a row (position, subject, verb) is the sentence's.
+        self._row = lru_cache(maxsize=8192)(self._token_row)
+
+    def _token_row(self, token: Token) -> FloatArray:
+        row = token_row(token, self.field_codes)
+        row.flags.writeable = False  # shared by every sentence the word is in
+        return row
 
     def inputs(self, words: list[str]) -> tuple[Analysis, FloatArray]:
         analysis = analyse(words)
-        return analysis, features(analysis, self.field_codes)
+        return analysis, features(analysis, self.field_codes, row=self._row)
 
     def weights(self, x: FloatArray, heads: int, mask: MaskMode, trained: bool) -> FloatArray:
-        """(h, T, T) attention weights of the layer for h heads."""
+        """(h, T, T) attention weights of the layer for h heads: app.core.attention's multi_head_attention,
+        operation for operation (so bit for bit the same weights), with only what the weights need. No values,
+        no context and no W_O are computed to be thrown away, and the arrays are worked on in place."""
         layer = self.layers[(heads, "trained" if trained else "init")]
-        # Only the weights are wanted: no W_O, so concat @ W_O is not computed to be thrown away.
-        return multi_head_attention(x, layer.w_q, layer.w_k, layer.w_v, heads, mask=mask).stages.weights
+        T, d_k = len(x), D_MODEL // heads
+        q = (x @ layer.w_q).reshape(T, heads, d_k).transpose(1, 0, 2)  # (T, d_model) -> (h, T, d_k)
+        k = (x @ layer.w_k).reshape(T, heads, d_k).transpose(1, 0, 2)  # (T, d_model) -> (h, T, d_k)
+        scores = q @ k.transpose(0, 2, 1)  # (h, T, d_k) @ (h, d_k, T) -> (h, T, T)
+        scores /= np.sqrt(d_k)
+        if mask != "none":
+            scores[:, causal_mask(T)] = -np.inf if mask == "neg_inf" else 0.0  # the future, as apply_mask
+        # softmax over keys; every row keeps its diagonal, so its maximum is finite and its sum positive
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=-1, keepdims=True)
+        return scores
 
     def attend(
         self, words: list[str], heads: int = 3, mask: MaskMode = "none", trained: bool = True

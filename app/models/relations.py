@@ -82,6 +82,7 @@ before these constructions were added: its words and shapes never reach the new 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -797,6 +798,19 @@ def sense_cue(tokens: tuple[Token, ...], i: int) -> int | None:
     return min(candidates, key=lambda j: (abs(j - i), j), default=None)
 
 
+def _cue(tokens: tuple[Token, ...], i: int) -> int | None:
+    """sense_cue, walking outwards from i (nearest first, the earlier of two equally near), so that a long
+    sentence is not searched whole for every ambiguous word in it."""
+    fields = set(tokens[i].fields)
+    for d in range(1, len(tokens)):
+        for j in (i - d, i + d):
+            if 0 <= j < len(tokens):
+                t = tokens[j]
+                if t.known and t.content and not t.ambiguous and not fields.isdisjoint(t.fields):
+                    return j
+    return None
+
+
 def analyse(words: list[str]) -> Analysis:
     """Tag every word and derive the three relations by the rules in the module docstring."""
     reads, pos, grammar, subject, verb = _grammar(words)
@@ -804,7 +818,7 @@ def analyse(words: list[str]) -> Analysis:
         Token(text=w, known=r.known, pos=r.pos, fields=r.fields, tag=p)
         for w, r, p in zip(words, reads, pos, strict=True)
     )
-    cues = [(i, j) for i, t in enumerate(tokens) if t.ambiguous and (j := sense_cue(tokens, i)) is not None]
+    cues = [(i, j) for i, t in enumerate(tokens) if t.ambiguous and (j := _cue(tokens, i)) is not None]
     meaning = sorted(set(cues) | {(j, i) for i, j in cues})
     position = [(i, i - 1) for i in range(1, len(tokens))]
     return Analysis(
@@ -833,24 +847,37 @@ def pos_group(pos: str) -> int:
     return POS_GROUPS.index(pos) if pos in POS_GROUPS else POS_GROUPS.index("other")
 
 
-def features(analysis: Analysis, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
-    """The (T, 24) matrix of input numbers, laid out as FEATURE_NAMES says.
+def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
+    """A token's 24 input numbers that depend on the word alone: its part of speech, field code, ambiguity,
+    signature, known flag and bias (the position and the subject and verb marks are zero here).
 
     An ambiguous word's field code is the normalised sum of its senses' codes: it sits between them.
     """
+    row = np.zeros(D_MODEL)
+    row[POS_SLICE.start + pos_group(token.pos)] = 1.0
+    if token.content and token.fields:
+        code = np.sum([field_codes[f] for f in token.fields if f in field_codes], axis=0)
+        norm = np.linalg.norm(code)
+        if norm > 0:
+            row[FIELD_SLICE] = code / norm
+    row[AMBIGUOUS] = float(token.ambiguous)
+    row[SIGNATURE_SLICE] = signature(token.text)
+    row[KNOWN] = float(token.known)
+    row[BIAS] = 1.0
+    return row
+
+
+def features(
+    analysis: Analysis,
+    field_codes: dict[str, NDArray[np.float64]],
+    row: Callable[[Token], NDArray[np.float64]] | None = None,
+) -> NDArray[np.float64]:
+    """The (T, 24) matrix of input numbers, laid out as FEATURE_NAMES says: each token's ``token_row``, then
+    the position code and the subject and verb marks. ``row``, when given, stands for ``token_row`` with these
+    field codes (app.models.heads passes one that remembers the rows of words it has seen)."""
     T = len(analysis.tokens)
-    x = np.zeros((T, D_MODEL))
-    for i, token in enumerate(analysis.tokens):
-        x[i, POS_SLICE.start + pos_group(token.pos)] = 1.0
-        if token.content and token.fields:
-            code = np.sum([field_codes[f] for f in token.fields if f in field_codes], axis=0)
-            norm = np.linalg.norm(code)
-            if norm > 0:
-                x[i, FIELD_SLICE] = code / norm
-        x[i, AMBIGUOUS] = float(token.ambiguous)
-        x[i, SIGNATURE_SLICE] = signature(token.text)
-        x[i, KNOWN] = float(token.known)
-        x[i, BIAS] = 1.0
+    rows = [row(t) if row else token_row(t, field_codes) for t in analysis.tokens]
+    x = np.array(rows) if T else np.zeros((0, D_MODEL))  # (T, 24)
     if analysis.subject is not None:
         x[analysis.subject, SUBJECT] = 1.0
     if analysis.verb is not None:
