@@ -21,12 +21,18 @@ step's masked self-attention (over the positions written so far) and its cross-a
 for every layer and head. ``forward`` runs the whole target prefix at once with the causal mask; the tests
 check that the two agree.
 
+``encode`` and ``step`` are the readable path, written with app/core/attention.py's stage-by-stage functions.
+``translate`` serves with ``FastDecoder``: the same arithmetic in the same order, with the validation, the
+kept intermediates and the per-step allocations taken out (tests/models/test_translator_fast.py checks the
+two give the same tokens and attention maps).
+
 Weights come from ``training/train_translator.py``; see ``app/weights/README.md``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -43,7 +49,7 @@ from app.core.attention import (
     sinusoidal_positions,
     split_heads,
 )
-from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
+from app.core.layers import EPS, SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.close_words import close_words
 from app.refusal import Refusal, UnknownWords
 
@@ -151,6 +157,7 @@ class Translator:
         self.source_index = {w: k for k, w in enumerate(source_vocabulary)}
         self.target_index = {w: k for k, w in enumerate(target_vocabulary)}
         self.words = sorted(w for w in source_vocabulary if w not in SPECIALS)
+        self.fast = FastDecoder(self)
 
     def _layer(self, stack: str, layer: int, names: tuple[str, ...]) -> dict[str, FloatArray]:
         return {name: self.params[f"{stack}{layer}.{name}"] for name in names}
@@ -295,13 +302,26 @@ class Translator:
             logits=logits, self_attention=np.stack(self_maps), cross_attention=np.stack(cross_maps)
         )
 
+    def step_limit(self, words: list[str], max_steps: int | None = None) -> int:
+        """How many tokens greedy decoding may write: ``max_steps``, or twice the source plus four (at most
+        MAX_STEPS)."""
+        return max_steps if max_steps is not None else min(MAX_STEPS, 2 * len(words) + 4)
+
     def translate(self, words: list[str], max_steps: int | None = None) -> Translation:
         """Greedy decoding: encode once, then feed back the most likely token until </s>.
 
-        Steps that write </s> are not returned; every returned step wrote the word ``target[t]``.
+        Steps that write </s> are not returned; every returned step wrote the word ``target[t]``. Runs
+        ``FastDecoder``; ``translate_stepwise`` is the same decoding through ``encode`` and ``step``.
         """
+        ids = self.source_ids(words)
+        target, steps = self.fast.greedy(ids, self.step_limit(words, max_steps))
+        return Translation(source=list(words), target=target, steps=steps)
+
+    def translate_stepwise(self, words: list[str], max_steps: int | None = None) -> Translation:
+        """``translate`` written with the readable ``encode`` and ``step`` (the reference the fast path is
+        checked against, and the baseline bench/translate.py times it against)."""
         encoding = self.encode(self.source_ids(words))
-        limit = max_steps if max_steps is not None else min(MAX_STEPS, 2 * len(words) + 4)
+        limit = self.step_limit(words, max_steps)
         banned = [self.target_index[PAD], self.target_index[BOS]]
         cache = self.new_cache()
         token = self.target_index[BOS]
@@ -317,6 +337,204 @@ class Translator:
             target.append(self.target_vocabulary[token])
             steps.append(step)
         return Translation(source=list(words), target=target, steps=steps)
+
+
+# ---- the fast path ---------------------------------------------------------------------------------------
+
+
+# ufunc reductions called directly: what ndarray.sum, .mean and .max call, without their Python wrappers
+_sum, _max = np.add.reduce, np.maximum.reduce
+
+
+def _norm(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
+    """layer_norm (app/core/layers.py) over the last axis, in its operations and their order, without the
+    generic mean and var wrappers:  c = x − Σx / d;  c / √(Σc² / d + eps) · gain + bias."""
+    width = x.shape[-1]
+    centred = x - _sum(x, axis=-1, keepdims=True) / width
+    return centred / np.sqrt(_sum(centred * centred, axis=-1, keepdims=True) / width + EPS) * gain + bias
+
+
+def _norm_row(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
+    """``_norm`` of one row (d_model,), the mean and variance as scalars (fewer numpy calls, same numbers)."""
+    width = x.shape[0]
+    centred = x - _sum(x) / width
+    return centred / math.sqrt(_sum(centred * centred) / width + EPS) * gain + bias
+
+
+def _softmax(z: FloatArray, out: FloatArray | None = None) -> FloatArray:
+    """softmax (app/core/attention.py) over the last axis, written into ``out`` if given:
+    exp(z − max z) / Σ exp(z − max z). The scores here are always finite, so the reference's guard for a
+    row of −∞ is left out."""
+    e = np.exp(z - _max(z, axis=-1, keepdims=True))
+    return np.divide(e, _sum(e, axis=-1, keepdims=True), out=out)
+
+
+Norm = tuple[FloatArray, FloatArray]  # a layer norm's (gain, bias), each (d_model,)
+
+
+@dataclass(frozen=True, slots=True)
+class _FastBlock:
+    """One encoder layer's weights as the fast path reads them; ``w_qkv`` is [W_Q | W_K | W_V]
+    (d_model, 3 d_model), so one product gives the query, key and value of every head."""
+
+    attention_norm: Norm
+    w_qkv: FloatArray
+    w_o: FloatArray
+    ffn_norm: Norm
+    ff_w1: FloatArray
+    ff_b1: FloatArray
+    ff_w2: FloatArray
+    ff_b2: FloatArray
+
+    def feed_forward(self, x: FloatArray) -> FloatArray:
+        """FFN(x) = max(0, x W_1 + b_1) W_2 + b_2, as app/core/layers.py writes it."""
+        return np.maximum(x @ self.ff_w1 + self.ff_b1, 0.0) @ self.ff_w2 + self.ff_b2
+
+
+@dataclass(frozen=True, slots=True)
+class _FastDecoderBlock(_FastBlock):
+    """One decoder layer's: the masked self-attention's and the FFN's as in ``_FastBlock``, and the
+    cross-attention's query and output projections (its keys and values come from the encoder, once per
+    sentence)."""
+
+    cross_norm: Norm
+    cross_w_q: FloatArray
+    cross_w_o: FloatArray
+
+
+class FastDecoder:
+    """``Translator.translate``'s arithmetic with as few numpy calls as it allows, for serving.
+
+    Per step and decoder layer: one product for the new position's query, key and value (W_QKV concatenated
+    at load); its key and value written into a preallocated (h, steps, d_k) cache instead of a concatenation;
+    layer norm and softmax inline, without validation; every attention map written straight into one array
+    per sentence, which the returned steps view. The encoder runs the same way and projects the cross keys
+    and values of every decoder layer in one product. Every operation is the readable path's, in its order:
+    on every held-out and novel pair the two agree bit for bit (tests/models/test_translator_fast.py allows
+    1e-12, in case another BLAS splits a product differently).
+    """
+
+    def __init__(self, translator: Translator, dtype: type[np.floating[Any]] = np.float64) -> None:
+        def weight(name: str) -> FloatArray:
+            return np.ascontiguousarray(translator.params[name], dtype=dtype)
+
+        def norm(prefix: str) -> Norm:
+            return weight(f"{prefix}_g"), weight(f"{prefix}_b")
+
+        def block(stack: str, k: int, self_: str = "") -> dict[str, Any]:
+            """The weights an encoder layer and a decoder layer share (the decoder's self-attention ones are
+            named self_w_q, …)."""
+            w_qkv = np.concatenate([weight(f"{stack}{k}.{self_}w_{m}") for m in "qkv"], axis=1)
+            ffn = {name: weight(f"{stack}{k}.{name}") for name in ("ff_w1", "ff_b1", "ff_w2", "ff_b2")}
+            return {
+                "attention_norm": norm(f"{stack}{k}.ln1"),
+                "w_qkv": w_qkv,
+                "w_o": weight(f"{stack}{k}.{self_}w_o"),
+                **ffn,
+            }
+
+        self.dtype = dtype
+        self.heads = translator.heads
+        self.d_model = translator.d_model
+        self.encoder = [
+            _FastBlock(**block("enc", k), ffn_norm=norm(f"enc{k}.ln2"))
+            for k in range(translator.encoder_layers)
+        ]
+        self.decoder = [
+            _FastDecoderBlock(
+                **block("dec", k, "self_"),
+                cross_norm=norm(f"dec{k}.ln2"),
+                cross_w_q=weight(f"dec{k}.cross_w_q"),
+                cross_w_o=weight(f"dec{k}.cross_w_o"),
+                ffn_norm=norm(f"dec{k}.ln3"),
+            )
+            for k in range(translator.decoder_layers)
+        ]
+        # [W_K | W_V] of decoder layer 0's cross-attention, then layer 1's, …: (d_model, 2 · layers · d_model)
+        self.cross_w_kv = np.concatenate(
+            [weight(f"dec{k}.cross_w_{m}") for k in range(translator.decoder_layers) for m in "kv"], axis=1
+        )
+        self.src_emb = weight("src_emb")  # (V_src, d_model)
+        self.tgt_emb = weight("tgt_emb")  # (V_tgt, d_model)
+        self.enc_norm = norm("enc_ln")
+        self.dec_norm = norm("dec_ln")
+        self.embedding_scale = dtype(np.sqrt(self.d_model))  # a float64 scalar would promote float32 arrays
+        self.key_scale = dtype(np.sqrt(self.d_model // self.heads))  # √d_k
+        self.positions = sinusoidal_positions(MAX_STEPS, self.d_model).astype(dtype)  # grown on demand
+        # 0 for a token greedy decoding may write, −∞ for <pad> and <s>: added to the logits before argmax
+        self.banned = np.zeros(len(translator.target_vocabulary), dtype=dtype)
+        self.banned[[translator.target_index[PAD], translator.target_index[BOS]]] = -np.inf
+        self.bos = translator.target_index[BOS]
+        self.eos = translator.target_index[EOS]
+        self.target_vocabulary = translator.target_vocabulary
+
+    def _positions(self, n: int) -> FloatArray:
+        """PE[0:n] (n, d_model); a row does not depend on n, so one table serves every length."""
+        if n > len(self.positions):
+            self.positions = sinusoidal_positions(n, self.d_model).astype(self.dtype)
+        return self.positions[:n]
+
+    def encode(self, ids: list[int]) -> tuple[FloatArray, FloatArray]:
+        """The encoder over the source; returns the cross keys and values of every decoder layer, each
+        (layers, h, S, d_k). The encoder's own attention maps are not kept (serving does not send them)."""
+        h, d = self.heads, self.d_model
+        S, d_k = len(ids), d // h
+        x = self.src_emb[ids] * self.embedding_scale + self._positions(S)  # (S, d_model)
+        for p in self.encoder:
+            qkv = _norm(x, *p.attention_norm) @ p.w_qkv  # (S, 3 d_model)
+            q, k, v = qkv.reshape(S, 3, h, d_k).transpose(1, 2, 0, 3)  # each (h, S, d_k)
+            weights = _softmax(q @ k.transpose(0, 2, 1) / self.key_scale)  # (h, S, S)
+            x = x + (weights @ v).transpose(1, 0, 2).reshape(S, d) @ p.w_o  # (h, S, d_k) -> (S, d_model)
+            x = x + p.feed_forward(_norm(x, *p.ffn_norm))
+        memory = _norm(x, *self.enc_norm)  # (S, d_model)
+        kv = (memory @ self.cross_w_kv).reshape(S, len(self.decoder), 2, h, d_k)  # (S, layers, 2, h, d_k)
+        keys, values = kv.transpose(2, 1, 3, 0, 4)  # each (layers, h, S, d_k)
+        return keys, values
+
+    def greedy(self, ids: list[int], limit: int) -> tuple[list[str], list[Step]]:
+        """Greedy decoding of the source ``ids`` for at most ``limit`` tokens: the words written and the step
+        of each (the step that writes </s> is not returned)."""
+        h, d = self.heads, self.d_model
+        d_k, layers, S = d // h, len(self.decoder), len(ids)
+        cross_keys, cross_values = self.encode(ids)  # (layers, h, S, d_k) each
+        cross_keys_t = cross_keys.transpose(0, 1, 3, 2)  # (layers, h, d_k, S)
+        # the self-attention cache: keys (index 0) and values (1) of position t, written at step t
+        cache = np.empty((layers, 2, h, limit, d_k), dtype=self.dtype)
+        # every step's maps: step t writes self_maps[t, layer, :, 0, : t + 1] and cross_maps[t, layer, :, 0]
+        self_maps = np.empty((limit, layers, h, 1, limit), dtype=self.dtype)
+        cross_maps = np.empty((limit, layers, h, 1, S), dtype=self.dtype)
+        positions = self._positions(limit)
+        target: list[str] = []
+        steps: list[Step] = []
+        token = self.bos
+        for t in range(limit):
+            x = self.tgt_emb[token] * self.embedding_scale + positions[t]  # (d_model,)
+            for layer, p in enumerate(self.decoder):
+                qkv = _norm_row(x, *p.attention_norm) @ p.w_qkv  # (3 d_model,)
+                cache[layer, :, :, t] = qkv[d:].reshape(2, h, d_k)
+                k, v = cache[layer, :, :, : t + 1]  # (h, t + 1, d_k) each
+                scores = qkv[:d].reshape(h, 1, d_k) @ k.transpose(0, 2, 1)  # (h, 1, t + 1)
+                weights = _softmax(scores / self.key_scale, out=self_maps[t, layer, :, :, : t + 1])
+                x = x + (weights @ v).reshape(d) @ p.w_o  # (h, 1, d_k) -> (d_model,)
+
+                q = (_norm_row(x, *p.cross_norm) @ p.cross_w_q).reshape(h, 1, d_k)
+                weights = _softmax(q @ cross_keys_t[layer] / self.key_scale, out=cross_maps[t, layer])
+                x = x + (weights @ cross_values[layer]).reshape(d) @ p.cross_w_o  # (h, 1, S) -> (d_model,)
+
+                x = x + p.feed_forward(_norm_row(x, *p.ffn_norm))
+            logits = _norm_row(x, *self.dec_norm) @ self.tgt_emb.T  # (d_model,) @ (d_model, V) -> (V,)
+            token = int((logits + self.banned).argmax())
+            if token == self.eos:
+                break
+            target.append(self.target_vocabulary[token])
+            steps.append(
+                Step(
+                    logits=logits,
+                    self_attention=self_maps[t, :, :, 0, : t + 1],  # (layers, h, t + 1)
+                    cross_attention=cross_maps[t, :, :, 0],  # (layers, h, S)
+                )
+            )
+        return target, steps
 
 
 class TranslatorModel:
