@@ -30,8 +30,17 @@ PACKED_SMALLEST: Final = 2.0**-141  # the smallest positive packed number, about
 
 
 def json_bytes(value: Any) -> bytes:
-    """``value`` as JSON: dicts, lists, str, int, float, bool, None, numpy arrays and scalars (NaN: null)."""
-    return orjson.dumps(value, option=orjson.OPT_SERIALIZE_NUMPY)
+    """``value`` as JSON: dicts, lists, tuples, str, int, float, bool, None, numpy arrays of any layout and
+    numpy scalars. NaN and ±∞ are written as null (JSON has neither)."""
+    return orjson.dumps(value, default=_laid_out, option=orjson.OPT_SERIALIZE_NUMPY)
+
+
+def _laid_out(value: Any) -> Any:
+    """What orjson cannot write itself: an array that is a strided view (a slice, a transpose) is copied into
+    one block first."""
+    if isinstance(value, np.ndarray):
+        return np.ascontiguousarray(value)
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
 
 
 def float24(values: ArrayLike) -> bytes:

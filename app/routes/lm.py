@@ -4,8 +4,9 @@ next-word predictions read two ways (the sentence in the input, or only the word
 from typing import Annotated
 
 import numpy as np
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
+from app.answers import answer, json_bytes
 from app.core.diagnostics import future_leak, future_share
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
@@ -65,6 +66,7 @@ def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
 
 @router.get(
     "/attention",
+    response_model=LanguageModelAttentionResponse,
     responses={422: refusal_doc("a bad model or mask name, no words, too many, or unknown words")},
 )
 def attention(
@@ -83,7 +85,7 @@ def attention(
             "the one the model was trained with (figure 5 runs the neg_inf model under each)"
         ),
     ] = None,
-) -> LanguageModelAttentionResponse:
+) -> Response:
     """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
     the mask's fingerprint (figure 6), and what a mask does to a trained decoder (figure 5)."""
     lm = models.models[model]
@@ -91,15 +93,19 @@ def attention(
     run = lm.forward(ids, mask=mask)
     maps = run.attention  # (layers, h, T, T)
     shares = future_share(maps)  # (layers, h, T)
-    return LanguageModelAttentionResponse(
-        model=model,
-        mask=lm.mask if mask is None else mask,
-        tokens=[lm.vocabulary[k] for k in ids],
-        weights=maps.tolist(),
-        scaled=run.scaled.tolist(),
-        future_leak=future_leak(maps.reshape(-1, *maps.shape[-2:])),
-        future_shares=shares.tolist(),
-        row_future_shares=shares.mean(axis=(0, 1)).tolist(),
+    return answer(
+        json_bytes(  # LanguageModelAttentionResponse, field for field
+            {
+                "model": model,
+                "mask": lm.mask if mask is None else mask,
+                "tokens": [lm.vocabulary[k] for k in ids],
+                "weights": maps,
+                "scaled": run.scaled,
+                "future_leak": future_leak(maps.reshape(-1, *maps.shape[-2:])),
+                "future_shares": shares,
+                "row_future_shares": shares.mean(axis=(0, 1)),
+            }
+        )
     )
 
 

@@ -1,11 +1,11 @@
 """Figure 9's endpoint: is self-attention the same after shuffling the words? Only without positions."""
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from pydantic import TypeAdapter
 
+from app.answers import answer, json_bytes
 from app.deps import RelationHeadsDep, Sentence, sentence_query
 from app.errors import refusal_doc
 from app.models.order import EXACT, HEADS, OrderCheck, order_check
@@ -13,7 +13,6 @@ from app.refusal import Refusal
 from app.schemas import OrderResponse
 
 router = APIRouter(prefix="/api", tags=["order"])
-ANSWER = TypeAdapter(OrderResponse)
 # Digits and commas, blank allowed; the white space around is allowed so that the pattern means the same in
 # ECMAScript and in Python, whose "$" also matches before a final newline.
 PERMUTATION = re.compile(r"^\s*([0-9]+(,[0-9]+)*)?\s*$")
@@ -48,25 +47,26 @@ def order(
 ) -> Response:
     """Attention of the sentence and of a permutation, and their difference once the permutation is undone."""
     check = order_check(model, sentence.words, positional, parse_permutation(permutation))
-    # Serialised here, in the thread pool, not by FastAPI on the event loop (half a MB at 64 words).
-    return Response(ANSWER.dump_json(order_response(check, positional)), media_type="application/json")
+    # Written here, in the thread pool, not by FastAPI on the event loop (half a MB at 64 words).
+    return answer(json_bytes(order_response(check, positional)))
 
 
-def order_response(check: OrderCheck, positional: bool) -> OrderResponse:
-    """The check's answer as /api/order states it, with the head-averaged maps the figure draws."""
-    return OrderResponse(
-        tokens=check.tokens,
-        positional=positional,
-        heads=HEADS,
-        permutation=check.permutation,
-        permuted_tokens=check.permuted_tokens,
-        weights=check.weights.tolist(),
-        permuted_weights=check.permuted_weights.tolist(),
-        mean_weights=check.weights.mean(axis=0).tolist(),
-        permuted_mean_weights=check.permuted_weights.mean(axis=0).tolist(),
-        unpermuted_mean_weights=check.unpermuted_weights.mean(axis=0).tolist(),
-        row_differences=check.row_differences.tolist(),
-        max_difference=check.max_difference,
-        tolerance=EXACT,
-        equivariant=check.equivariant,
-    )
+def order_response(check: OrderCheck, positional: bool) -> dict[str, Any]:
+    """The check's answer as /api/order states it (OrderResponse, field for field), with the head-averaged
+    maps the figure draws."""
+    return {
+        "tokens": check.tokens,
+        "positional": positional,
+        "heads": HEADS,
+        "permutation": check.permutation,
+        "permuted_tokens": check.permuted_tokens,
+        "weights": check.weights,
+        "permuted_weights": check.permuted_weights,
+        "mean_weights": check.weights.mean(axis=0),
+        "permuted_mean_weights": check.permuted_weights.mean(axis=0),
+        "unpermuted_mean_weights": check.unpermuted_weights.mean(axis=0),
+        "row_differences": check.row_differences,
+        "max_difference": check.max_difference,
+        "tolerance": EXACT,
+        "equivariant": check.equivariant,
+    }

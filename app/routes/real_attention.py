@@ -4,11 +4,11 @@ The model is optional: without it /api/real-attention answers 503 with the comma
 /api/real-attention/status says so without an error.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
-from pydantic import TypeAdapter
 
+from app.answers import json_bytes
 from app.deps import DEFAULT_SENTENCE, CacheDep, RealBertDep, Sentence, SettingsDep, sentence_query
 from app.errors import refusal_doc
 from app.models.real_bert import (
@@ -23,10 +23,9 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
-from app.schemas import RealAttentionResponse, RealBest, RealModelStatus, RealRelation
+from app.schemas import RealAttentionResponse, RealModelStatus
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
-ANSWER = TypeAdapter(RealAttentionResponse)
 
 DESCRIPTION = f"""\
 Every head's attention in {MODEL_NAME} (BERT: {LAYERS} layers × {HEADS} heads, width 384) on the sentence,
@@ -84,44 +83,44 @@ def real_attention(
     """all-MiniLM-L6-v2's attention on the sentence, and each head's score on figure 1's relations."""
 
     def answer() -> bytes:  # serialised once, then kept as bytes (83,000 numbers for all layers)
-        return ANSWER.dump_json(real_attention_response(model.attend(sentence.text, layers, MAX_PIECES)))
+        return json_bytes(real_attention_response(model.attend(sentence.text, layers, MAX_PIECES)))
 
     # WordPiece reads case and punctuation, so the key is the sentence as sent (and the model it went to).
     key = ("real-attention", sentence.text, tuple(layers), str(settings.real_model_dir))
     return Response(cache.get_or_compute(key, answer), media_type="application/json")
 
 
-def real_best(best: tuple[int, int, float] | None) -> RealBest | None:
-    """(layer, head, score) as the answer states it."""
-    return None if best is None else RealBest(layer=best[0], head=best[1], score=best[2])
+def real_best(best: tuple[int, int, float] | None) -> dict[str, Any] | None:
+    """(layer, head, score) as the answer states it (RealBest)."""
+    return None if best is None else {"layer": best[0], "head": best[1], "score": best[2]}
 
 
-def real_attention_response(result: RealAttention) -> RealAttentionResponse:
-    """The model's answer as /api/real-attention states it."""
+def real_attention_response(result: RealAttention) -> dict[str, Any]:
+    """The model's answer as /api/real-attention states it (RealAttentionResponse, field for field)."""
     relations = [
-        RealRelation(
-            name=fit.name,
-            targets=fit.targets,
-            scores=None if fit.scores is None else fit.scores.tolist(),
-            best=real_best(fit.best),
-            scores_with_markers=None if fit.scores_with_markers is None else fit.scores_with_markers.tolist(),
-            best_with_markers=real_best(fit.best_with_markers),
-        )
+        {
+            "name": fit.name,
+            "targets": fit.targets,
+            "scores": fit.scores,
+            "best": real_best(fit.best),
+            "scores_with_markers": fit.scores_with_markers,
+            "best_with_markers": real_best(fit.best_with_markers),
+        }
         for fit in result.relations
     ]
     pieces = result.pieces
-    return RealAttentionResponse(
-        model=MODEL_NAME,
-        layers=LAYERS,
-        heads=HEADS,
-        tokens=pieces.tokens,
-        special=pieces.special,
-        word_index=pieces.word_index,
-        words=pieces.words,
-        layer_indices=result.layers,
-        attention=result.attention.tolist(),
-        relations=relations,
-    )
+    return {
+        "model": MODEL_NAME,
+        "layers": LAYERS,
+        "heads": HEADS,
+        "tokens": pieces.tokens,
+        "special": pieces.special,
+        "word_index": pieces.word_index,
+        "words": pieces.words,
+        "layer_indices": result.layers,
+        "attention": result.attention,
+        "relations": relations,
+    }
 
 
 @router.get("/status")

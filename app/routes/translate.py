@@ -115,8 +115,8 @@ def translate_response(
         "steps": [
             {
                 "token": token,
-                "cross": np.ascontiguousarray(step.cross_attention),
-                "self": np.ascontiguousarray(step.self_attention),
+                "cross": step.cross_attention,
+                "self": step.self_attention,
                 "cross_mean": head_means(step.cross_attention),
                 "self_mean": head_means(step.self_attention),
             }
