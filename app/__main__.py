@@ -1,17 +1,25 @@
 """Command line: ``python -m app`` (or ``attention-explorable``) serves the explorable;
 ``python -m app check-causal FILE`` checks a model's own attention weights for leaks from the future."""
 
-import argparse
-import math
-import sys
-from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import TextIO
+import os
 
-from app.config import get_settings
-from app.core.diagnostics import Diagnosis, diagnose
-from app.core.matrix_files import file_too_large, read_matrix
-from app.server import (
+# One BLAS thread per process, set before numpy is first imported (an operator's own setting wins). The
+# explorable's products are small (at most 512 × 512); on two cores a second BLAS thread made them slower
+# whenever the other core was busy, several times slower under load, and the server scales by workers.
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import argparse  # noqa: E402
+import math  # noqa: E402
+import sys  # noqa: E402
+from collections.abc import Iterator, Sequence  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TextIO  # noqa: E402
+
+from app.config import get_settings  # noqa: E402
+from app.core.diagnostics import Diagnosis, diagnose  # noqa: E402
+from app.core.matrix_files import file_too_large, read_matrix  # noqa: E402
+from app.server import (  # noqa: E402
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
     TIMEOUT_BODY,

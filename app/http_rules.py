@@ -52,7 +52,9 @@ class HttpRules:
             scope = {**scope, "method": "GET"}  # a copy: the server's own scope still says HEAD
 
         async def send_by_the_rules(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            if message["type"] == "http.response.start" and (
+                message["status"] == 405 or 300 <= message["status"] < 400
+            ):
                 status = message["status"]
                 headers = []
                 for name, value in message.get("headers", []):

@@ -1,7 +1,8 @@
 """Request body limits, enforced before any endpoint reads a body whole.
 
-One ASGI middleware for every endpoint: a declared Content-Length over the path's limit is refused with a 413
-before a byte of the body is read; a body sent without one (chunked) is counted as it streams in, and the
+One ASGI middleware for every endpoint that reads a body: a declared Content-Length over the path's limit is
+refused with a 413 before a byte of the body is read; a body sent without one (chunked) is counted as it
+streams in, and the
 moment the count passes the limit the endpoint is told the client has gone (so it stops reading) and the
 client gets the 413 instead of whatever the endpoint would have answered.
 """
@@ -27,6 +28,9 @@ class Limit:
 
 
 JSON_LIMIT = Limit(JSON_BODY_BYTES, JSON_TOO_LARGE)
+# No route reads the body of these (FastAPI reads one only for a route that declares a body, and no GET route
+# does), so a body sent with one is never pulled in, whatever its size, and they pass without counting.
+BODILESS = frozenset({"GET", "HEAD"})
 
 
 def declared_length(scope: Scope) -> int | None:
@@ -54,6 +58,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.paths.get(scope["path"], self.default)
+        if scope["method"] in BODILESS:
+            await self.app(scope, receive, send)
+            return
         declared = declared_length(scope)
         if declared is not None and declared > limit.size:
             await refuse(send, limit)

@@ -41,6 +41,8 @@ SECURITY_HEADERS = {
     b"cross-origin-opener-policy": b"same-origin",
 }
 
+NAMES = {b"content-security-policy", *SECURITY_HEADERS}
+
 
 def is_embed_view(scope: Scope) -> bool:
     """True for a figure's embed view, /figure/<name>?embed=1."""
@@ -71,27 +73,37 @@ class SecurityHeaders:
             return
 
         policy = self.embed_policy if is_embed_view(scope) else self.policy
-        headers = {b"content-security-policy": policy, **SECURITY_HEADERS}
+        headers = [(b"content-security-policy", policy), *SECURITY_HEADERS.items()]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in headers.items() if k not in present]
-                message["headers"] = list(message.get("headers", [])) + extra
+                own = list(message.get("headers", []))
+                present = {
+                    name.lower() for name, _ in own if name.lower() in NAMES
+                }  # set by the route itself
+                message["headers"] = own + [(k, v) for k, v in headers if k not in present]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
 
 
-class PageGzip(GZipMiddleware):
-    """Gzip for the pages and the OpenAPI document only. The article's HTML shrinks about fourfold; the API's
-    answers are not compressed, because a 1 MB cached answer would be compressed again on every request and
-    cost more than it saves on loopback or a LAN. Static files carry their own gzip (app/static_files.py)."""
+def accepts_gzip(scope: Scope) -> bool:
+    """True when the request's Accept-Encoding names gzip."""
+    return any(name == b"accept-encoding" and b"gzip" in value for name, value in scope["headers"])
 
-    SKIPPED = ("/api/", "/static/")
+
+class PageGzip(GZipMiddleware):
+    """Gzip for the pages and the OpenAPI document only, to clients that ask for it. The article's HTML
+    shrinks about fourfold; the API's answers are not compressed, because a 1 MB cached answer would be
+    compressed again on every request and cost more than it saves on loopback or a LAN (the page asks for the
+    packed form of the large ones instead, app/answers.py). Static files carry their own gzip
+    (app/static_files.py). Every other request passes straight through, where Starlette's own middleware would
+    still read a plain answer through a responder of its own."""
+
+    SKIPPED = ("/api/", "/static/", "/healthz")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(self.SKIPPED):
+        if scope["type"] == "http" and not scope["path"].startswith(self.SKIPPED) and accepts_gzip(scope):
             await super().__call__(scope, receive, send)
         else:
             await self.app(scope, receive, send)
