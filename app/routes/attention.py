@@ -3,7 +3,6 @@
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
-from starlette.concurrency import run_in_threadpool
 
 from app.answers import JSON, PACKED, PACKED_RELATIVE_ERROR, PACKED_SMALLEST, answer, json_bytes, packed
 from app.core.diagnostics import future_share
@@ -11,6 +10,7 @@ from app.deps import DEFAULT_SENTENCE, CacheDep, RelationHeadsDep, Sentence, sen
 from app.errors import refusal_doc
 from app.models.heads import VALID_HEADS, RelationAttention
 from app.models.relations import D_MODEL
+from app.offload import remembered
 from app.schemas import AttentionResponse, MaskName
 
 router = APIRouter(prefix="/api", tags=["attention"])
@@ -18,8 +18,8 @@ router = APIRouter(prefix="/api", tags=["attention"])
 AnswerFormat = Literal["json", "packed"]
 
 # A request this small (at most 16 words, and h·T² at most 16 · 16 · 12 weights) is answered on the event
-# loop: it takes well under half a millisecond, less than handing it to the thread pool and back costs. A
-# larger one runs in the thread pool, so that a 64-word, 24-head answer never holds up the requests behind it.
+# loop: it takes well under half a millisecond, less than handing it to a thread and back costs. A larger one
+# runs in a thread (app/offload.py), so that a 64-word, 24-head answer never holds up the requests behind it.
 INLINE_WORDS = 16
 INLINE_WEIGHTS = 16 * 16 * 12
 
@@ -74,13 +74,9 @@ async def attention(
 
     # The answer depends on the words alone: "the river bank." and "the  river bank" are one entry.
     key = ("attention", tuple(sentence.words), heads, mask, trained, format)
-    body = cache.get(key)
-    if body is None:
-        T = len(sentence.words)
-        small = T <= INLINE_WORDS and heads * T * T <= INLINE_WEIGHTS
-        body = compute() if small else await run_in_threadpool(compute)
-        cache.put(key, body)
-    return answer(body, PACKED if format == "packed" else JSON)
+    T = len(sentence.words)
+    small = T <= INLINE_WORDS and heads * T * T <= INLINE_WEIGHTS
+    return answer(await remembered(cache, key, compute, inline=small), PACKED if format == "packed" else JSON)
 
 
 def attention_answer(

@@ -6,7 +6,6 @@ The upload is read by app/multipart.py, in memory and under a byte cap, never wr
 from dataclasses import asdict
 
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 
 from app.core.diagnostics import (
     LISTED_HEADS,
@@ -21,6 +20,7 @@ from app.core.matrix_files import read_matrix
 from app.deps import SettingsDep
 from app.errors import refusal_doc
 from app.multipart import read_file_part
+from app.offload import computed
 from app.schemas import DiagnoseHead, DiagnoseLayer, DiagnoseResponse
 
 router = APIRouter(prefix="/api", tags=["diagnose"])
@@ -89,4 +89,4 @@ def diagnose_file(filename: str | None, data: bytes) -> DiagnoseResponse:
 async def diagnose_upload(request: Request, settings: SettingsDep) -> DiagnoseResponse:
     """The causal verdict and the ×0 signature for every head of an uploaded attention array."""
     filename, data = await read_file_part(request, settings.max_upload_bytes)
-    return await run_in_threadpool(diagnose_file, filename, data)
+    return await computed(lambda: diagnose_file(filename, data))

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Response
 from app.answers import answer, json_bytes
 from app.core.custom_heads import HeadMatrices, custom_attention
 from app.errors import BODY_TOO_LARGE, refusal_doc
+from app.offload import computed
 from app.schemas import CustomAttentionRequest, CustomAttentionResponse
 
 # Bodies over 256 KB are refused with a 413 before this router sees them: app/limits.py.
@@ -21,15 +22,20 @@ router = APIRouter(prefix="/api/attention", tags=["head lab"])
         422: refusal_doc("a field that is missing, ragged, non-finite or of the wrong shape"),
     },
 )
-def custom(body: CustomAttentionRequest) -> Response:
+async def custom(body: CustomAttentionRequest) -> Response:
     """Scores, weights and context of every head, the concatenation, the output and the parameter count."""
+    return answer(await computed(lambda: lab_answer(body)))
+
+
+def lab_answer(body: CustomAttentionRequest) -> bytes:
+    """The head lab's answer, written (up to 4 MB of numbers)."""
     heads = [HeadMatrices(w_q=h.w_q, w_k=h.w_k, w_v=h.w_v) for h in body.heads]
     lab = custom_attention(
         body.embeddings, heads, w_o=body.w_o, mask=body.mask, scale=body.scale, tokens=body.tokens
     )
     r = lab.result
     # CustomAttentionResponse, field for field; JSON has no −∞, so a masked-out score travels as null
-    body = {
+    written = {
         "tokens": body.tokens,
         "mask": body.mask,
         "scale": body.scale,
@@ -51,5 +57,4 @@ def custom(body: CustomAttentionRequest) -> Response:
         "sqrt_d_k": lab.sqrt_d_k,
         "head_difference": lab.head_difference,
     }
-    # Written here, in the thread pool, not by FastAPI on the event loop: up to 4 MB of numbers.
-    return answer(json_bytes(body))
+    return json_bytes(written)

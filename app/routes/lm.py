@@ -19,6 +19,7 @@ from app.models.tiny_lm import (
     Reading,
     TinyLMs,
 )
+from app.offload import computed
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
@@ -37,7 +38,7 @@ MAX_WORDS = MAX_POSITIONS - 2  # the start token, the words, and room for one wo
 
 
 @router.get("")
-def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
+async def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
     """How the three models trained: loss curves, and how often their own sentences are grammatical."""
     record = models.record
     vocabulary = [w for w in models.models["neg_inf"].vocabulary if not w.startswith("<")]
@@ -48,8 +49,13 @@ def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
     "/generate",
     responses={413: BODY_TOO_LARGE, 422: refusal_doc("a bad field, no words, too many, or unknown words")},
 )
-def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
+async def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
     """Continue the prompt with one model, greedily or by sampling, and check each sentence's grammar."""
+    return await computed(lambda: generated(request, models))
+
+
+def generated(request: GenerateRequest, models: TinyLMs) -> GenerateResponse:
+    """The model's sentences for the request, each checked against the grammar."""
     model = models.models[request.model]
     prompt = [w.lower() for w in sentence_words(request.prompt, MAX_WORDS)]
     rng = np.random.default_rng(request.seed)
@@ -69,7 +75,7 @@ def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResponse:
     response_model=LanguageModelAttentionResponse,
     responses={422: refusal_doc("a bad model or mask name, no words, too many, or unknown words")},
 )
-def attention(
+async def attention(
     models: TinyLMsDep,
     sentence: Annotated[
         Sentence,
@@ -88,24 +94,27 @@ def attention(
 ) -> Response:
     """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
     the mask's fingerprint (figure 6), and what a mask does to a trained decoder (figure 5)."""
+    return answer(await computed(lambda: lm_attention(models, sentence, model, mask)))
+
+
+def lm_attention(models: TinyLMs, sentence: Sentence, model: MaskName, mask: MaskName | None) -> bytes:
+    """The answer of /api/lm/attention, written."""
     lm = models.models[model]
     ids = lm.encode(sentence.lower_words)
     run = lm.forward(ids, mask=mask)
     maps = run.attention  # (layers, h, T, T)
     shares = future_share(maps)  # (layers, h, T)
-    return answer(
-        json_bytes(  # LanguageModelAttentionResponse, field for field
-            {
-                "model": model,
-                "mask": lm.mask if mask is None else mask,
-                "tokens": [lm.vocabulary[k] for k in ids],
-                "weights": maps,
-                "scaled": run.scaled,
-                "future_leak": future_leak(maps.reshape(-1, *maps.shape[-2:])),
-                "future_shares": shares,
-                "row_future_shares": shares.mean(axis=(0, 1)),
-            }
-        )
+    return json_bytes(  # LanguageModelAttentionResponse, field for field
+        {
+            "model": model,
+            "mask": lm.mask if mask is None else mask,
+            "tokens": [lm.vocabulary[k] for k in ids],
+            "weights": maps,
+            "scaled": run.scaled,
+            "future_leak": future_leak(maps.reshape(-1, *maps.shape[-2:])),
+            "future_shares": shares,
+            "row_future_shares": shares.mean(axis=(0, 1)),
+        }
     )
 
 
@@ -164,7 +173,7 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
     "/predictions",
     responses={422: refusal_doc("no words, too many, or words the models never saw")},
 )
-def next_words(
+async def next_words(
     models: TinyLMsDep,
     sentence: Annotated[
         Sentence,
@@ -176,4 +185,4 @@ def next_words(
     """Each model's next word at every position of the sentence, fed the whole sentence as in training and
     validation (teacher forcing) and fed only the words so far as when it writes (free running), beside its
     recorded losses. At most 14 words: one network pass per position per model, run off the event loop."""
-    return predictions(models, sentence.lower_words)
+    return await computed(lambda: predictions(models, sentence.lower_words))

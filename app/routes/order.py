@@ -9,6 +9,7 @@ from app.answers import answer, json_bytes
 from app.deps import RelationHeadsDep, Sentence, sentence_query
 from app.errors import refusal_doc
 from app.models.order import EXACT, HEADS, OrderCheck, order_check
+from app.offload import computed
 from app.refusal import Refusal
 from app.schemas import OrderResponse
 
@@ -32,7 +33,7 @@ def parse_permutation(text: str) -> list[int] | None:
     response_model=OrderResponse,
     responses={422: refusal_doc("no words or too many, or a list that is not a permutation of the words")},
 )
-def order(
+async def order(
     model: RelationHeadsDep,
     sentence: Annotated[Sentence, sentence_query("dog bites man")],
     positional: bool = False,
@@ -46,9 +47,12 @@ def order(
     ] = "",
 ) -> Response:
     """Attention of the sentence and of a permutation, and their difference once the permutation is undone."""
-    check = order_check(model, sentence.words, positional, parse_permutation(permutation))
-    # Written here, in the thread pool, not by FastAPI on the event loop (half a MB at 64 words).
-    return answer(json_bytes(order_response(check, positional)))
+    chosen = parse_permutation(permutation)
+
+    def work() -> bytes:  # half a MB at 64 words, written off the event loop too
+        return json_bytes(order_response(order_check(model, sentence.words, positional, chosen), positional))
+
+    return answer(await computed(work))
 
 
 def order_response(check: OrderCheck, positional: bool) -> dict[str, Any]:

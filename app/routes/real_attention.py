@@ -23,6 +23,7 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
+from app.offload import remembered
 from app.schemas import RealAttentionResponse, RealModelStatus
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
@@ -72,7 +73,7 @@ def layers_query(
         503: refusal_doc("the optional model is not installed: the detail says how to install it"),
     },
 )
-def real_attention(
+async def real_attention(
     settings: SettingsDep,
     cache: CacheDep,
     # The sentence and the layer are read first: past the limits a 422, even where the model is not installed.
@@ -87,7 +88,7 @@ def real_attention(
 
     # WordPiece reads case and punctuation, so the key is the sentence as sent (and the model it went to).
     key = ("real-attention", sentence.text, tuple(layers), str(settings.real_model_dir))
-    return Response(cache.get_or_compute(key, answer), media_type="application/json")
+    return Response(await remembered(cache, key, answer), media_type="application/json")
 
 
 def real_best(best: tuple[int, int, float] | None) -> dict[str, Any] | None:
@@ -124,7 +125,7 @@ def real_attention_response(result: RealAttention) -> dict[str, Any]:
 
 
 @router.get("/status")
-def status(settings: SettingsDep) -> RealModelStatus:
+async def status(settings: SettingsDep) -> RealModelStatus:
     """Whether the optional model is installed, and the command that installs it; never loads it."""
     directory = settings.real_model_dir if settings.real_model_dir is not None else packaged_model_dir()
     reason = missing_reason(directory)

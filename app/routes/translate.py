@@ -10,6 +10,7 @@ from app.answers import json_bytes
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
 from app.errors import BODY_TOO_LARGE, ErrorAnswer
 from app.models.translator import TRAINED_MAX_WORDS, Translation, Translator
+from app.offload import remembered
 from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
@@ -74,7 +75,7 @@ A sentence both too long and with unknown words gets one answer that names both.
     description="Translate English to French greedily, one token a step, with each step's self- and "
     "cross-attention." + REFUSALS,
 )
-def translate(
+async def translate(
     body: TranslateRequest, model: TranslatorDep, settings: SettingsDep, cache: CacheDep
 ) -> Response:
     """Translate English to French greedily, one token a step, with each step's self- and cross-attention."""
@@ -91,7 +92,7 @@ def translate(
     # The answer depends on the lower-cased words and on the sentence's final . ! or ? alone (as_sentence).
     end = sentence.text.rstrip()[-1:]
     key = ("translate", tuple(words), end if end in FRENCH_SPACE_BEFORE else "")
-    return Response(cache.get_or_compute(key, answer), media_type="application/json")
+    return Response(await remembered(cache, key, answer), media_type="application/json")
 
 
 def head_means(maps: np.ndarray) -> np.ndarray:
@@ -126,6 +127,6 @@ def translate_response(
 
 
 @router.get("/about")
-def about(model: TranslatorDep) -> TranslatorAbout:
+async def about(model: TranslatorDep) -> TranslatorAbout:
     """How the translator was built and trained, and how it does on held-out pairs (for the page's note)."""
     return TranslatorAbout(**{**model.record, "vocabulary": model.translator.words})
