@@ -47,27 +47,34 @@ class HttpRules:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        head = scope["method"] == "HEAD"
-        if head:
-            scope = {**scope, "method": "GET"}  # a copy: the server's own scope still says HEAD
+        scope, send = by_the_rules(scope, send)
+        await self.app(scope, receive, send)
 
-        async def send_by_the_rules(message: Message) -> None:
-            if message["type"] == "http.response.start" and (
-                message["status"] == 405 or 300 <= message["status"] < 400
-            ):
-                status = message["status"]
-                headers = []
-                for name, value in message.get("headers", []):
-                    if status == 405 and name.lower() == b"allow":
-                        value = with_head(value.decode("latin-1")).encode("latin-1")
-                    elif 300 <= status < 400 and name.lower() == b"location":
-                        value = relative(value.decode("latin-1")).encode("latin-1")
-                    headers.append((name, value))
-                message = {**message, "headers": headers}
-            elif message["type"] == "http.response.body" and head:
-                if message.get("more_body", False):
-                    return  # a HEAD answer has no body: only the closing (empty) message goes out
-                message = {**message, "body": b""}
-            await send(message)
 
-        await self.app(scope, receive, send_by_the_rules)
+def by_the_rules(scope: Scope, send: Send) -> tuple[Scope, Send]:
+    """An HTTP request's scope and send as the app should see them: HEAD turned into GET, and a send that
+    applies the rules to the answer on its way out (app.middleware.Edge calls this for every request)."""
+    head = scope["method"] == "HEAD"
+    if head:
+        scope = {**scope, "method": "GET"}  # a copy: the server's own scope still says HEAD
+
+    async def send_by_the_rules(message: Message) -> None:
+        if message["type"] == "http.response.start" and (
+            message["status"] == 405 or 300 <= message["status"] < 400
+        ):
+            status = message["status"]
+            headers = []
+            for name, value in message.get("headers", []):
+                if status == 405 and name.lower() == b"allow":
+                    value = with_head(value.decode("latin-1")).encode("latin-1")
+                elif 300 <= status < 400 and name.lower() == b"location":
+                    value = relative(value.decode("latin-1")).encode("latin-1")
+                headers.append((name, value))
+            message = {**message, "headers": headers}
+        elif message["type"] == "http.response.body" and head:
+            if message.get("more_body", False):
+                return  # a HEAD answer has no body: only the closing (empty) message goes out
+            message = {**message, "body": b""}
+        await send(message)
+
+    return scope, send_by_the_rules

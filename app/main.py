@@ -8,9 +8,8 @@ from app.config import get_settings
 from app.core.matrix_files import file_too_large
 from app.deps import with_sentence_limit
 from app.errors import http_error, refused, validation_error
-from app.http_rules import HttpRules
-from app.limits import JSON_LIMIT, BodyLimit, Limit
-from app.middleware import Explorable, PageGzip
+from app.limits import Limit
+from app.middleware import Explorable
 from app.multipart import ENVELOPE_BYTES
 from app.refusal import Refusal
 from app.routes import (
@@ -31,7 +30,10 @@ from app.static_files import RevalidatedStaticFiles
 def create_app() -> FastAPI:
     """Build the application; uvicorn calls this as a factory."""
     settings = get_settings()
+    # Every body is capped before an endpoint reads it: 256 KB of JSON, or the upload limit plus its envelope.
+    upload = Limit(settings.max_upload_bytes + ENVELOPE_BYTES, file_too_large(settings.max_upload_bytes))
     app = Explorable(
+        limits={"/api/diagnose": upload},
         title="Attention Explorable",
         summary="Transformer attention computed live from real matrices.",
         version="0.1.0",
@@ -40,16 +42,11 @@ def create_app() -> FastAPI:
         redoc_url=None,
     )
     app.openapi = with_sentence_limit(app.openapi, settings.max_sentence_chars)  # type: ignore[method-assign]
-    # Every body is capped before an endpoint reads it: 256 KB of JSON, or the upload limit plus its envelope.
-    upload = Limit(settings.max_upload_bytes + ENVELOPE_BYTES, file_too_large(settings.max_upload_bytes))
-    app.add_middleware(BodyLimit, default=JSON_LIMIT, paths={"/api/diagnose": upload})
-    app.add_middleware(PageGzip, minimum_size=1024, compresslevel=6)
-    app.add_middleware(HttpRules)  # outermost of these: HEAD as GET, a 405's Allow, relative redirects
     app.add_exception_handler(Refusal, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    health.add_probe(app)
     app.mount("/static", RevalidatedStaticFiles(directory=settings.static_dir), name="static")
-    app.include_router(health.router)
     app.include_router(attention.router)
     app.include_router(head_lab.router)
     app.include_router(diagnose.router)

@@ -1,16 +1,20 @@
-"""The layers every request passes through: security headers outermost, then gzip for the pages.
+"""The layers every request passes through: security headers, the HTTP rules, body limits, gzip for pages.
 
-``Explorable`` is FastAPI with ``SecurityHeaders`` wrapped around everything else it builds; ``PageGzip``
-compresses the pages and the OpenAPI document only. The body limits are app/limits.py, the HTTP rules
-(HEAD, 405, redirects) app/http_rules.py.
+``Explorable`` is FastAPI with ``Edge`` wrapped around everything else it builds; Edge applies
+``SecurityHeaders``, the HTTP rules (HEAD, 405, redirects: app/http_rules.py), the body limits
+(app/limits.py) and ``PageGzip`` (the pages and the OpenAPI document only) in one layer.
 """
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.http_rules import by_the_rules
+from app.limits import BODILESS, JSON_LIMIT, BodyLimit, Limit
 
 # The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
 # (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
@@ -72,19 +76,21 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        await self.app(scope, receive, self.secured(scope, send))
+
+    def secured(self, scope: Scope, send: Send) -> Send:
+        """``send`` adding the security headers to the answer (those the route has not set itself)."""
         policy = self.embed_policy if is_embed_view(scope) else self.policy
         headers = [(b"content-security-policy", policy), *SECURITY_HEADERS.items()]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 own = list(message.get("headers", []))
-                present = {
-                    name.lower() for name, _ in own if name.lower() in NAMES
-                }  # set by the route itself
+                present = {name.lower() for name, _ in own if name.lower() in NAMES}
                 message["headers"] = own + [(k, v) for k, v in headers if k not in present]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        return send_with_headers
 
 
 def accepts_gzip(scope: Scope) -> bool:
@@ -102,20 +108,66 @@ class PageGzip(GZipMiddleware):
 
     SKIPPED = ("/api/", "/static/", "/healthz")
 
+    @classmethod
+    def applies(cls, scope: Scope) -> bool:
+        """True for a page asked for by a client that takes gzip."""
+        return not scope["path"].startswith(cls.SKIPPED) and accepts_gzip(scope)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not scope["path"].startswith(self.SKIPPED) and accepts_gzip(scope):
+        if scope["type"] == "http" and self.applies(scope):
             await super().__call__(scope, receive, send)
         else:
             await self.app(scope, receive, send)
 
 
-class Explorable(FastAPI):
-    """FastAPI with the security headers outside every other layer, so that even the plain-text 500 of
-    Starlette's ServerErrorMiddleware (the outermost layer of a stock app) carries them."""
+class Edge:
+    """The layers every HTTP request passes through on its way in and its answer on its way out, in one
+    ASGI middleware: the security headers (SecurityHeaders), the HTTP rules (app/http_rules.py), the body
+    limits (app/limits.py) and page gzip (PageGzip).
 
-    def __init__(self, *, embed_frame_ancestors: str, **kwargs: Any) -> None:
+    One layer, not four nested ones, because a request's every pause (waiting for its body, for a thread)
+    passes back out and in through each layer around it; here the headers and the rules are wrappers of
+    ``send`` set up in one call, and the body limit and gzip are entered only by the requests they concern
+    (a body to count; a page for a client that takes gzip). They sit outside Starlette's error middleware,
+    so its plain-text 500 carries the headers and follows the rules too.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        embed_frame_ancestors: str = "*",
+        default: Limit = JSON_LIMIT,
+        paths: Mapping[str, Limit] | None = None,
+    ) -> None:
+        self.app = app
+        self.security = SecurityHeaders(app, embed_frame_ancestors)
+        self.gzip = PageGzip(app, minimum_size=1024, compresslevel=6)
+        self.limited = BodyLimit(app, default, paths)  # the same limits around the app, and around gzip
+        self.limited_gzip = BodyLimit(self.gzip, default, paths)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        scope, send = by_the_rules(scope, self.security.secured(scope, send))
+        zipped = PageGzip.applies(scope)
+        if scope["method"] in BODILESS:
+            await (self.gzip if zipped else self.app)(scope, receive, send)
+        else:
+            await (self.limited_gzip if zipped else self.limited)(scope, receive, send)
+
+
+class Explorable(FastAPI):
+    """FastAPI with Edge outside every other layer, so that even the plain-text 500 of Starlette's
+    ServerErrorMiddleware (the outermost layer of a stock app) carries the security headers. ``limits`` are
+    the body limits by path (the rest have JSON_LIMIT)."""
+
+    def __init__(
+        self, *, embed_frame_ancestors: str, limits: Mapping[str, Limit] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.embed_frame_ancestors = embed_frame_ancestors
+        self.limits = dict(limits or {})
 
     def build_middleware_stack(self) -> ASGIApp:
-        return SecurityHeaders(super().build_middleware_stack(), self.embed_frame_ancestors)
+        return Edge(super().build_middleware_stack(), self.embed_frame_ancestors, JSON_LIMIT, self.limits)
