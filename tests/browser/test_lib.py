@@ -192,3 +192,34 @@ def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(run_in_p
     assert rows[4][1] == "'+1+cmd|' /C calc'!A0"
     assert all(label[0] not in "=+-@\t\r" for row in rows[1:] for label in row[:3])
     assert [row[3] for row in rows[1:]] == ["-0.5", "-inf", "1", "0", "0.25", "0.75"]
+
+
+def test_the_api_client_reads_a_packed_answer_back_into_the_json_answer(run_in_page):
+    """lib/packed.js through lib/api.js: every field of the packed answer as the JSON answer has it, the
+    weights within the documented 1.6e-5, exact zeros exact (the −∞ mask's future)."""
+    result = run_in_page(
+        """async () => {
+          const { Api } = await import("/static/js/lib/api.js");
+          const words = "the river bank was steep and a bat flew near the old mill".split(" ");
+          const sentence = Array.from({ length: 40 }, (_, i) => words[(i * 5) % words.length]).join(" ");
+          const query = new URLSearchParams({ sentence, heads: 6, mask: "neg_inf" });
+          const packed = await new Api().get(`/api/attention?${query}&format=packed`);
+          const full = await (await fetch(`/api/attention?${query}`)).json();
+          let worst = 0, zeros = 0, zerosKept = true, outside = 0;
+          full.weights.forEach((head, h) => head.forEach((row, i) => row.forEach((w, j) => {
+            const p = packed.weights[h][i][j];
+            if (w === 0) { zeros += 1; zerosKept &&= p === 0; }
+            else {
+              if (Math.abs(p - w) > 1.6e-5 * w + 3.6e-43) outside += 1;  // 2^-141 below float32's normals
+              if (w >= 1.2e-38) worst = Math.max(worst, Math.abs(p - w) / w);
+            }
+          })));
+          const rest = (a) => JSON.stringify({ ...a, weights: undefined });
+          return { worst, outside, zeros, zerosKept, same: rest(packed) === rest(full),
+                   shape: [packed.weights.length, packed.weights[0].length, packed.weights[0][0].length] };
+        }"""
+    )
+    assert result["same"], "every field but the weights is the JSON answer's"
+    assert result["shape"] == [6, 40, 40]
+    assert result["zeros"] == 6 * 40 * 39 // 2 and result["zerosKept"]
+    assert 0 < result["worst"] <= 1.6e-5 and result["outside"] == 0

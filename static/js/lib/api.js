@@ -1,7 +1,10 @@
 // The page's one API client. A request is a URL (GET), `{ url, body }` (POST of JSON) or `{ url, form }` (POST
-// of a FormData, e.g. an uploaded file). Every answer is JSON; a refusal carries the server's `detail`, which
-// becomes the error's message. GET and JSON answers are remembered by request (least recently used forgotten
-// first), and requests on one channel supersede each other: a newer one aborts an older one still in flight.
+// of a FormData, e.g. an uploaded file). Every answer is JSON, or the packed form of one (lib/packed.js), read
+// back into the same object; a refusal carries the server's `detail`, which becomes the error's message. GET
+// and JSON answers are remembered by request (least recently used forgotten first), and requests on one
+// channel supersede each other: a newer one aborts an older one still in flight.
+
+import { unpack } from "./packed.js";
 
 /** A request the server refused (4xx) or could not answer; `message` is the text to show the reader, `body`
  * the refusal's parsed JSON (null when there was none), for the fields some refusals state beside `detail`. */
@@ -56,7 +59,8 @@ export async function send(request, { signal } = {}) {
   }
   let body = null;
   try {
-    body = await response.json();
+    const packed = response.ok && response.headers.get("Content-Type") === "application/octet-stream";
+    body = packed ? unpack(await response.arrayBuffer()) : await response.json();
   } catch (error) {
     if (isAbort(error)) throw error;
   }

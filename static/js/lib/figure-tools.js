@@ -304,8 +304,16 @@ export class FigureTools {
     }
   }
 
-  exportData(kind) {
-    const data = figureData(this.figure, this.name);
+  /** Download the figure's numbers. A figure drawn from a compact answer (lib/packed.js) offers
+   *  `exportFullData`, which fetches the same numbers in full float64 precision for the file. */
+  async exportData(kind) {
+    let data;
+    try {
+      const full = typeof this.figure.exportFullData === "function" ? await this.figure.exportFullData() : null;
+      data = full ? { figure: this.name, link: figureLink(this.name), ...full } : figureData(this.figure, this.name);
+    } catch (error) {
+      return this.say(`The numbers could not be fetched: ${error.message}.`);
+    }
     if (!data) return this.say("The numbers are not ready yet.");
     const blob =
       kind === "json"

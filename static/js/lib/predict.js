@@ -58,8 +58,10 @@ const ANSWERS = {
   async "one-head"(form, pageData) {
     const view = figureOneView(pageData);
     const { sentence, trained } = view;
-    const ask = (heads) =>
-      api.get(`/api/attention?${new URLSearchParams({ sentence, heads, mask: "none", trained })}`);
+    const ask = (heads) => {
+      const params = new URLSearchParams({ sentence, heads, mask: "none", trained, format: "packed" });
+      return api.get(`/api/attention?${params}`);
+    };
     const [data, dial] = await Promise.all([ask(1), view.heads > 1 ? ask(view.heads) : null]);
     const words = `“${data.tokens.join(" ")}”`;
     const layer = trained ? "one head" : "one head (untrained, as the figure is set)";

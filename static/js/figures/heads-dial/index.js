@@ -114,10 +114,12 @@ export class HeadsDial extends Widget {
     this.curve.highlight(h);
   }
 
-  url(heads = this.state.heads) {
+  /** The answer for `heads`: packed (three bytes a weight, a seventh of the JSON at 64 words), or the JSON
+   *  form in full float64 precision (`format` "json"), which the export asks for. */
+  url(heads = this.state.heads, format = "packed") {
     const { sentence, trained } = this.state;
     const params = new URLSearchParams({ sentence, heads: String(heads), mask: "none", trained: String(trained) });
-    return `/api/attention?${params}`;
+    return `/api/attention?${params}&format=${format}`;
   }
 
   // ---- data --------------------------------------------------------------------------------------------
@@ -213,12 +215,14 @@ export function start(figure, pageData) {
   const widget = new HeadsDial(figure, pageData);
   widget.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
-  figure.exportData = () => {
-    const d = widget.data;
-    if (!d) return null;
+  const numbers = (d) => {
     const matrices = headMatrices(d.weights, d.tokens, (k) => `Head ${k + 1} of ${d.heads}`);
     const note = "Attention weights: row = the word attending (query), column = the word attended to (key).";
     return { note, sentence: d.tokens.join(" "), heads: d.heads, trained: d.trained, relations: d.relations, matrices };
   };
+  figure.exportData = () => (widget.data ? numbers(widget.data) : null);
+  // The files carry every weight in full: the drawing's answer is the packed one, within 1.6e-5 of it.
+  figure.exportFullData = async () =>
+    widget.data ? numbers(await widget.api.get(widget.url(widget.data.heads, "json"))) : null;
   return widget;
 }
