@@ -140,6 +140,23 @@ def test_an_endpoint_that_never_reads_the_body_answers_as_usual() -> None:
     assert sent[0]["status"] == 204
 
 
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_a_body_sent_with_a_get_is_never_pulled_in(method: str) -> None:
+    """GET and HEAD pass the body limit uncounted, since no route reads their body: an endless one sent with
+    a GET is not read at all, and the answer is the route's."""
+    pulled = 0
+
+    async def receive() -> dict:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": b" " * 65536, "more_body": True}
+
+    scope = {**http_scope("/healthz", [(b"transfer-encoding", b"chunked")]), "method": method}
+    sent = call(create_app(), scope, receive)
+    assert sent[0]["status"] == 200
+    assert pulled == 0
+
+
 # ---- hostile JSON -----------------------------------------------------------------------------------------
 
 UNREADABLE = [
