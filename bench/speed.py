@@ -2,9 +2,10 @@
 
     python bench/speed.py [--seconds 5] [--clients 16] [--requests 40] [--rounds 3]
 
-1. /api/attention throughput relative to /healthz (bench/throughput.py): 5 tokens at 3 heads and 64 tokens
-   at 12 heads, each as cache misses (a distinct sentence every request) and as cache hits (one request
-   repeated), with the server's CPU milliseconds per request.
+1. Requests per second relative to /healthz under wrk's load (bench/distinct.py): /api/attention at 5 words
+   × 3 heads and 64 × 12 (JSON and packed), /api/translate and /api/real-attention, each as cache misses (a
+   distinct sentence every request) and as cache hits (one request repeated), with the server's CPU
+   milliseconds per request, the app's /healthz against a bare FastAPI app's, and the 64 × 12 answer's bytes.
 2. /api/translate: the median time of one whole-sentence request from one client, relative to /healthz
    (bench/translate.py), misses and a repeated sentence.
 3. The first page load of / in Chromium (Playwright, /usr/bin/chromium): bytes received for every
@@ -27,7 +28,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Page, Request, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench import redraw, throughput, translate  # noqa: E402
+from bench import distinct, redraw, translate  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.serving import served  # noqa: E402
 
@@ -111,23 +112,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seconds", type=float, default=5.0, help="per throughput case")
-    parser.add_argument("--clients", type=int, default=16, help="concurrent throughput clients")
+    parser.add_argument("--seconds", type=int, default=5, help="per throughput case")
+    parser.add_argument("--connections", type=int, default=32, help="wrk's connections per throughput case")
     parser.add_argument("--requests", type=int, default=40, help="sequential translate requests per case")
     parser.add_argument("--rounds", type=int, default=3, help="redraw walks of the heads dial")
     args = parser.parse_args()
 
+    distinct.require_wrk()
     translate_cases = translate.cases_of(args.requests)
-    with served() as started:
-        attention = throughput.measure(
-            started.url, started.pid, throughput.attention_cases(), args.seconds, args.clients
-        )
+    rates = list(distinct.cases(1, distinct.real_model_installed()))
+    with served() as started, distinct.bare_server() as bare_url:
+        attention = distinct.measure(started, bare_url, rates, args.seconds, args.connections, 1, 1)
         health_ms, translated = translate.measure(started.url, translate_cases, args.requests)
         first, scrolled, reloaded = page_weight(started.url)
         baseline, long = redraw.measure(started.url, args.rounds)
 
-    print("1. /api/attention throughput, concurrent loopback clients")
-    throughput.print_table(attention)
+    print(f"1. requests per second, wrk -c{args.connections} -d{args.seconds}s on loopback, one worker")
+    distinct.print_table(attention)
     print()
     print("2. /api/translate, one client, whole sentence per request")
     translate.print_served(health_ms, translated)
