@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from app.cache import ResponseCache
-from app.offload import COMPUTATIONS, computed, remembered
+from app.offload import COMPUTATIONS, INLINE_MS, computed, remembered
 from tests.serving import REPO
 
 
@@ -65,12 +65,14 @@ def test_no_more_than_the_bound_run_at_once_and_the_event_loop_stays_free() -> N
     assert ticks == 10
 
 
-def test_inline_work_runs_on_the_event_loop_itself() -> None:
-    async def main() -> tuple[int, int]:
-        return threading.get_ident(), await computed(threading.get_ident, inline=True)
+def test_short_work_runs_on_the_event_loop_and_longer_work_in_a_thread() -> None:
+    async def main() -> tuple[int, list[int]]:
+        estimates = [0.2, INLINE_MS, 2 * INLINE_MS, None]
+        return threading.get_ident(), [await computed(threading.get_ident, e) for e in estimates]
 
-    here, there = run(main)
-    assert here == there
+    loop, (short, at_the_bound, longer, unknown) = run(main)
+    assert short == at_the_bound == loop
+    assert longer != loop and unknown != loop
 
 
 def test_remembered_computes_once_and_never_stores_an_error() -> None:
