@@ -56,18 +56,28 @@ def lua_table(items: list[str]) -> str:
     return "{" + ",".join('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items) + "}"
 
 
-# Each wrk thread numbers its requests k = offset, offset + threads, ...; the words of request k spell k in
-# base len(words) (digit i % 5 at word i), so no two requests of a run share a sentence.
-DISTINCT_GET = """
-local words = {words}
-local n = #words
+# Each wrk thread numbers its requests k = offset, offset + threads, ... (next_k), so that no two requests
+# of a run, whichever thread sends them, share a number.
+NUMBERED = """
 local threads = {threads}
 local tid = 0
 function setup(thread) thread:set("offset", tid); tid = tid + 1 end
 local counter = 0
-function request()
-  local k = counter * threads + (offset or 0) + {start}
+local function next_k()
+  local k = counter * threads + (offset or 0)
   counter = counter + 1
+  return k
+end
+"""
+
+# The words of request k spell k in base len(words) (digit i % 5 at word i): a new sentence every request.
+DISTINCT_GET = (
+    NUMBERED
+    + """
+local words = {words}
+local n = #words
+function request()
+  local k = next_k() + {start}
   local parts = {{}}
   for i = 0, {length} - 1 do
     local digit = math.floor(k / n ^ (i % 5)) % n
@@ -76,23 +86,21 @@ function request()
   return wrk.format("GET", "{path}" .. table.concat(parts, "%20"))
 end
 """
+)
 
 REPEATED_GET = 'wrk.path = "{path}"\n'
 
-DISTINCT_POST = """
+# Request k sends sentence k of the list, cycling through it.
+DISTINCT_POST = (
+    NUMBERED
+    + """
 local sentences = {sentences}
-local n = #sentences
-local threads = {threads}
-local tid = 0
-function setup(thread) thread:set("offset", tid); tid = tid + 1 end
-local counter = 0
 function request()
-  local k = (counter * threads + (offset or 0)) % n
-  counter = counter + 1
-  local body = '{{"sentence": "' .. sentences[k + 1] .. '"}}'
+  local body = '{{"sentence": "' .. sentences[next_k() % #sentences + 1] .. '"}}'
   return wrk.format("POST", "{path}", {{["Content-Type"] = "application/json"}}, body)
 end
 """
+)
 
 REPEATED_POST = """
 wrk.method = "POST"
