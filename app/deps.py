@@ -13,6 +13,7 @@ app.words.tokenize once, so a route gets the words with the text and never split
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query
@@ -68,9 +69,17 @@ TranslatorDep = Annotated[TranslatorModel, Depends(translator)]
 TinyLMsDep = Annotated[TinyLMs, Depends(tiny_lms)]
 
 
-def get_real_bert(settings: SettingsDep) -> RealBert:
-    """The optional pretrained model, loaded once per process; without it a 503 saying how to install it."""
-    return load_real_bert(settings.real_model_dir)
+_REAL_BERTS: dict[Path | None, RealBert] = {}  # by the setting that named the folder; None: the package's
+
+
+async def get_real_bert(settings: SettingsDep) -> RealBert:
+    """The optional pretrained model, loaded once per process (in the thread pool: 90 MB are read); without
+    it a 503 saying how to install it. Once loaded it is handed over here, with no thread hop."""
+    model = _REAL_BERTS.get(settings.real_model_dir)
+    if model is None:
+        model = await run_in_threadpool(load_real_bert, settings.real_model_dir)
+        _REAL_BERTS[settings.real_model_dir] = model
+    return model
 
 
 RealBertDep = Annotated[RealBert, Depends(get_real_bert)]
