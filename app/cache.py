@@ -1,17 +1,18 @@
 """A bounded LRU of serialised JSON answers, so that asking the same question twice computes it once.
 
-The endpoints whose answers depend only on their inputs (``/api/attention``, ``/api/translate``) key it on
-their normalised inputs and store the exact bytes they send. Bounded twice: by entries and by bytes, so a
-run of 64-token, 24-head answers (about 2 MB each) cannot grow a worker without limit. Thread-safe: FastAPI
-runs the synchronous endpoints in a thread pool. Errors are never stored: a computation that raises leaves
-the cache as it was. Each worker process has its own cache; nothing is shared, so workers stay stateless.
+The endpoints whose answers depend only on their inputs (``/api/attention``, ``/api/translate``,
+``/api/real-attention``) key it on their normalised inputs and store the exact bytes they send, through
+app.offload.remembered. Bounded twice: by entries and by bytes, so a run of 64-token, 24-head answers (about
+2 MB each) cannot grow a worker without limit. Thread-safe: the event loop and the computing threads both
+read it. Errors are never stored: a computation that raises leaves the cache as it was. Each worker process
+has its own cache; nothing is shared, so workers stay stateless.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -68,16 +69,6 @@ class ResponseCache:
                 _, evicted = self._items.popitem(last=False)
                 self._bytes -= len(evicted)
                 self._evictions += 1
-
-    def get_or_compute(self, key: Hashable, compute: Callable[[], bytes]) -> bytes:
-        """The cached bytes for ``key``, or ``compute()``'s, stored. An exception from ``compute`` propagates
-        and stores nothing. Two threads missing the same key at once both compute it (the answers are
-        equal); the lock is never held while computing."""
-        value = self.get(key)
-        if value is None:
-            value = compute()
-            self.put(key, value)
-        return value
 
     def clear(self) -> None:
         with self._lock:

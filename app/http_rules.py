@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope, Send
 
 
 def with_head(allow: str) -> str:
@@ -35,20 +35,6 @@ def relative(location: str) -> str:
     if not parts.scheme and not parts.netloc and not location.startswith(("//", "/\\")):
         return location
     return urlunsplit(("", "", "/" + parts.path.lstrip("/\\"), parts.query, parts.fragment))
-
-
-class HttpRules:
-    """ASGI middleware applying the three rules above to every HTTP request."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        scope, send = by_the_rules(scope, send)
-        await self.app(scope, receive, send)
 
 
 def by_the_rules(scope: Scope, send: Send) -> tuple[Scope, Send]:

@@ -55,7 +55,7 @@ async def remembered(
 ) -> bytes:
     """The answer stored under ``key``, or ``computed(work, estimate_ms)``'s, then stored. An exception from
     ``work`` propagates and stores nothing. Two requests missing the same key at once both compute it (the
-    answers are equal), as ResponseCache.get_or_compute does."""
+    answers are equal); no lock is held while computing."""
     body = cache.get(key)
     if body is None:
         body = await computed(work, estimate_ms)
