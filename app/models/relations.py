@@ -788,19 +788,9 @@ def _grammar(
 
 
 def sense_cue(tokens: tuple[Token, ...], i: int) -> int | None:
-    """For an ambiguous word, the nearest unambiguous content word in one of its senses' fields."""
-    word = tokens[i]
-    candidates = [
-        j
-        for j, t in enumerate(tokens)
-        if j != i and t.known and t.content and not t.ambiguous and set(t.fields) & set(word.fields)
-    ]
-    return min(candidates, key=lambda j: (abs(j - i), j), default=None)
-
-
-def _cue(tokens: tuple[Token, ...], i: int) -> int | None:
-    """sense_cue, walking outwards from i (nearest first, the earlier of two equally near), so that a long
-    sentence is not searched whole for every ambiguous word in it."""
+    """For an ambiguous word, the nearest unambiguous content word in one of its senses' fields (the earlier
+    of two equally near). Found by walking outwards from i, so a long sentence is not searched whole for
+    every ambiguous word in it."""
     fields = set(tokens[i].fields)
     for d in range(1, len(tokens)):
         for j in (i - d, i + d):
@@ -818,7 +808,7 @@ def analyse(words: list[str]) -> Analysis:
         Token(text=w, known=r.known, pos=r.pos, fields=r.fields, tag=p)
         for w, r, p in zip(words, reads, pos, strict=True)
     )
-    cues = [(i, j) for i, t in enumerate(tokens) if t.ambiguous and (j := _cue(tokens, i)) is not None]
+    cues = [(i, j) for i, t in enumerate(tokens) if t.ambiguous and (j := sense_cue(tokens, i)) is not None]
     meaning = sorted(set(cues) | {(j, i) for i, j in cues})
     position = [(i, i - 1) for i in range(1, len(tokens))]
     return Analysis(
