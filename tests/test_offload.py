@@ -1,5 +1,5 @@
 """Computations take turns off the event loop (app/offload.py): at most COMPUTATIONS at once, the event
-loop free meanwhile, errors passed on and never remembered."""
+loop free meanwhile, errors passed on and never remembered; requests that wait together share a batch."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import anyio
 import pytest
 
 from app.cache import ResponseCache
-from app.offload import COMPUTATIONS, INLINE_MS, computed, remembered
+from app.offload import COMPUTATIONS, INLINE_MS, Batches, computed, remembered
 from tests.serving import REPO
 
 
-def run(main):  # noqa: ANN001, ANN201
+def run_in_thread(main):  # noqa: ANN001, ANN201
     """``anyio.run(main)`` in a thread of its own: the browser tests may leave an event loop running in this
     one (as tests/inprocess.py's call does)."""
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -59,7 +59,7 @@ def test_no_more_than_the_bound_run_at_once_and_the_event_loop_stays_free() -> N
                 group.start_soon(one)
         return threading.get_ident(), threads
 
-    loop_thread, threads = run(main)
+    loop_thread, threads = run_in_thread(main)
     assert peak == COMPUTATIONS
     assert loop_thread not in threads
     assert ticks == 10
@@ -70,7 +70,7 @@ def test_short_work_runs_on_the_event_loop_and_longer_work_in_a_thread() -> None
         estimates = [0.2, INLINE_MS, 2 * INLINE_MS, None]
         return threading.get_ident(), [await computed(threading.get_ident, e) for e in estimates]
 
-    loop, (short, at_the_bound, longer, unknown) = run(main)
+    loop, (short, at_the_bound, longer, unknown) = run_in_thread(main)
     assert short == at_the_bound == loop
     assert longer != loop and unknown != loop
 
@@ -94,7 +94,7 @@ def test_remembered_computes_once_and_never_stores_an_error() -> None:
             await remembered(cache, "bad", broken)
         assert cache.get("bad") is None
 
-    run(main)
+    run_in_thread(main)
     assert calls == 1
 
 
@@ -114,3 +114,67 @@ def test_the_server_runs_one_blas_thread_unless_told_otherwise() -> None:
         text=True,
     )
     assert theirs.stdout.split() == ["3", "1"], theirs.stderr
+
+
+LONG = 2 * INLINE_MS  # an estimate that sends a batch to a thread, so that others arrive while it runs
+
+
+def test_requests_that_wait_together_share_a_batch_in_order_and_a_lone_one_waits_for_nothing() -> None:
+    batches_run: list[list[int]] = []
+
+    def run(items: list[int]) -> list[int]:
+        batches_run.append(items)
+        time.sleep(0.05)  # long enough for every other request to arrive meanwhile
+        return [10 * item for item in items]
+
+    batches = Batches(run, most_ms=5 * LONG)
+
+    async def main() -> dict[int, int]:
+        answers: dict[int, int] = {}
+
+        async def one(item: int) -> None:
+            answers[item] = await batches(item, LONG)
+
+        assert await batches(7, LONG) == 70  # alone: a batch of one
+        async with anyio.create_task_group() as group:
+            for item in range(12):
+                group.start_soon(one, item)
+                await anyio.sleep(0)  # each arrives in turn
+        return answers
+
+    answers = run_in_thread(main)
+    assert answers == {item: 10 * item for item in range(12)}
+    assert batches_run[0] == [7]
+    # the first of the twelve starts a batch alone; the rest wait for it and go in fives (most_ms / LONG)
+    assert batches_run[1:] == [[0], [1, 2, 3, 4, 5], [6, 7, 8, 9, 10], [11]]
+    assert batches.sizes == {1: 3, 5: 2}
+
+
+def test_a_batch_that_fails_fails_each_of_its_requests_and_the_next_batch_runs() -> None:
+    def run(items: list[str]) -> list[str]:
+        time.sleep(0.02)
+        if "bad" in items:
+            raise ValueError("no")
+        return [item.upper() for item in items]
+
+    batches = Batches(run, most_ms=2 * LONG)
+
+    async def main() -> list[object]:
+        outcomes: list[object] = [None] * 5
+
+        async def one(k: int, item: str) -> None:
+            try:
+                outcomes[k] = await batches(item, LONG)
+            except ValueError as error:
+                outcomes[k] = error
+
+        async with anyio.create_task_group() as group:
+            for k, item in enumerate(["a", "b", "bad", "c", "d"]):
+                group.start_soon(one, k, item)
+                await anyio.sleep(0)
+        return outcomes
+
+    a, b, bad, c, d = run_in_thread(main)
+    assert a == "A"  # alone
+    assert isinstance(b, ValueError) and isinstance(bad, ValueError)  # b shared the batch with "bad"
+    assert (c, d) == ("C", "D")

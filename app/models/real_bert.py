@@ -538,6 +538,62 @@ class RealBert:
             x = layer_norm_float32(x + p.ff2(gelu_float32(p.ff1(x))), p.ln2_g, p.ln2_b)
         return maps
 
+    def attention_many(self, sentences: list[list[int]]) -> list[Float32Array]:
+        """``attention`` of several sentences, computed together: each (layers, heads, n, n) float32.
+
+        The pieces of all the sentences are stacked into one (N, d_model) array for every dense product, so
+        each weight matrix is read once for the batch instead of once per sentence; attention itself stays
+        within each sentence. One sentence alone goes through ``attention``, bit for bit. In a batch the
+        products are rounded as OpenBLAS's kernels for the stacked shape round them, so a map may differ from
+        the lone one by float32 rounding (tests/models/test_real_bert_fast.py bounds it).
+        """
+        if len(sentences) == 1:
+            return [self.attention(sentences[0])]
+        for ids in sentences:
+            if not 1 <= len(ids) <= self.fast_embedded.shape[0]:
+                raise ValueError(f"the model reads 1 to {self.fast_embedded.shape[0]} pieces, got {len(ids)}")
+        bounds = np.cumsum([0] + [len(ids) for ids in sentences])
+        spans = [slice(start, end) for start, end in zip(bounds[:-1], bounds[1:], strict=True)]
+        x = np.concatenate(
+            [self.word_embeddings[ids] + self.fast_embedded[: len(ids)] for ids in sentences]
+        )  # (N, d_model) float32: every sentence's pieces, one after another
+        x = layer_norm_float32(x, *self.fast_ln)
+        maps = [np.empty((LAYERS, HEADS, len(ids), len(ids)), dtype=np.float32) for ids in sentences]
+        context = np.empty_like(x)  # (N, d_model)
+        for i, p in enumerate(self.fast_layers):
+            qk = p.qk(x).reshape(len(x), 2, HEADS, D_K)  # (N, 2 d_model) -> (N, 2, h, d_k)
+            last = i == LAYERS - 1
+            v = None if last else p.v(x).reshape(len(x), HEADS, D_K)  # (N, h, d_k)
+            for span, sentence_maps in zip(spans, maps, strict=True):
+                q, k = qk[span].transpose(1, 2, 0, 3)  # (2, h, n, d_k)
+                scores = sentence_maps[i]  # (h, n, n), as in ``attention``
+                np.matmul(q, k.transpose(0, 2, 1), out=scores)
+                scores -= scores.max(axis=-1, keepdims=True)
+                np.exp(scores, out=scores)
+                scores /= scores.sum(axis=-1, keepdims=True)
+                if v is not None:
+                    n = span.stop - span.start
+                    heads_context = scores @ v[span].transpose(1, 0, 2)  # (h, n, n) @ (h, n, d_k)
+                    context[span] = heads_context.transpose(1, 0, 2).reshape(n, D_MODEL)
+            if last:
+                break
+            x = layer_norm_float32(x + p.o(context), p.ln1_g, p.ln1_b)
+            x = layer_norm_float32(x + p.ff2(gelu_float32(p.ff1(x))), p.ln2_g, p.ln2_b)
+        return maps
+
+    def readable_pieces(self, sentence: str, max_pieces: int = MAX_PIECES) -> Pieces:
+        """``pieces(sentence)``, or a Refusal for a sentence of more than ``max_pieces`` pieces or without a
+        word: what ``attend`` checks before any arithmetic."""
+        pieces = self.pieces(sentence)
+        if len(pieces.ids) > max_pieces:
+            raise Refusal(
+                f"sentence splits into {len(pieces.ids)} WordPiece pieces with [CLS] and [SEP]; "
+                f"at most {max_pieces} are allowed: shorten it"
+            )
+        if not pieces.words:
+            raise Refusal("sentence has no words the model can read: type at least one word")
+        return pieces
+
     def attend(
         self, sentence: str, layers: list[int], max_pieces: int = MAX_PIECES, *, reference: bool = False
     ) -> RealAttention:
@@ -547,29 +603,26 @@ class RealBert:
         The attention comes from the fast ``attention``; ``reference=True`` takes it from the float64
         ``forward`` instead (what the tests and the bench compare the answers with).
         """
-        pieces = self.pieces(sentence)
-        if len(pieces.ids) > max_pieces:
-            raise Refusal(
-                f"sentence splits into {len(pieces.ids)} WordPiece pieces with [CLS] and [SEP]; "
-                f"at most {max_pieces} are allowed: shorten it"
-            )
-        if not pieces.words:
-            raise Refusal("sentence has no words the model can read: type at least one word")
-        if reference:
-            maps = self.forward(pieces.ids).attention  # (L, h, n, n)
-        else:
-            maps = self.attention(pieces.ids).astype(np.float64)  # (L, h, n, n); rounded below in float64
-        per_word, as_given = word_attentions(maps, pieces)  # (L, h, W, W) each: renormalised, markers kept
-        relations = []
-        for name, pairs in relation_targets(pieces.words).items():
-            if not pairs:
-                relations.append(RealRelationFit(name, pairs, None, None))
-                continue
-            scores = np.round(relation_scores(per_word, pairs), DECIMALS)  # (L, h)
-            with_markers = np.round(relation_scores(as_given, pairs), DECIMALS)  # (L, h)
-            relations.append(RealRelationFit(name, pairs, scores, with_markers))
-        attention = np.round(maps[layers], DECIMALS)  # (len(layers), h, n, n)
-        return RealAttention(pieces=pieces, layers=layers, attention=attention, relations=relations)
+        pieces = self.readable_pieces(sentence, max_pieces)
+        maps = self.forward(pieces.ids).attention if reference else self.attention(pieces.ids)
+        return attended(pieces, layers, maps)
+
+
+def attended(pieces: Pieces, layers: list[int], maps: NDArray[np.floating[Any]]) -> RealAttention:
+    """The answer on a sentence's pieces from its attention ``maps`` (L, h, n, n): the chosen layers' maps
+    rounded to DECIMALS, and every head's scores on figure 1's relations."""
+    maps = maps.astype(np.float64)  # rounded below in float64
+    per_word, as_given = word_attentions(maps, pieces)  # (L, h, W, W) each: renormalised, markers kept
+    relations = []
+    for name, pairs in relation_targets(pieces.words).items():
+        if not pairs:
+            relations.append(RealRelationFit(name, pairs, None, None))
+            continue
+        scores = np.round(relation_scores(per_word, pairs), DECIMALS)  # (L, h)
+        with_markers = np.round(relation_scores(as_given, pairs), DECIMALS)  # (L, h)
+        relations.append(RealRelationFit(name, pairs, scores, with_markers))
+    attention = np.round(maps[layers], DECIMALS)  # (len(layers), h, n, n)
+    return RealAttention(pieces=pieces, layers=layers, attention=attention, relations=relations)
 
 
 def parse_layer(value: str) -> list[int]:

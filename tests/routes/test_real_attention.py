@@ -5,15 +5,19 @@ Tests that need the optional model skip without it, except under CI=true, where 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings, get_settings
 from app.deps import current_settings
+from app.main import create_app
 from app.models.real_bert import INSTALL, load_real_bert
 from tests.optional import require_real_model
 
@@ -363,3 +367,35 @@ def test_a_damaged_model_is_a_503_not_a_500(client: TestClient, tmp_path: Path) 
     assert response.status_code == 503
     detail = response.json()["detail"]
     assert detail.startswith("the real model (all-MiniLM-L6-v2) in ") and detail.endswith(INSTALL)
+
+
+def test_concurrent_sentences_share_a_forward_pass_and_each_gets_its_own_answer(installed: None) -> None:
+    """Requests that wait together go through one batch (app/offload.py's Batches); each answer is the one
+    its sentence gets alone, to the last decimal, and a refused sentence among them is refused alone."""
+    from app.models.real_bert import attended
+    from app.routes.real_attention import batches_of, real_attention_response
+
+    sentences = [f"the {w} bank was steep near the old mill" for w in ("river", "quiet", "old", "muddy")] * 3
+    sentences = [f"{s} {k}" for k, s in enumerate(sentences)]  # twelve distinct sentences
+    too_long = " ".join(["unbelievably"] * 30)  # past the 128 pieces
+
+    async def main() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=create_app())
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            asked = [client.get(URL, params={"sentence": s, "layer": "all"}) for s in [*sentences, too_long]]
+            return list(await asyncio.gather(*asked))
+
+    with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own (see tests/inprocess.py)
+        *answers, refused = pool.submit(asyncio.run, main()).result()
+    assert refused.status_code == 422 and "pieces" in refused.json()["detail"]
+    model = load_real_bert(get_settings().real_model_dir)
+    assert max(batches_of(model).sizes) > 1  # some did share
+    for sentence, response in zip(sentences, answers, strict=True):
+        assert response.status_code == 200, response.text
+        pieces = model.readable_pieces(sentence)
+        alone = real_attention_response(attended(pieces, list(range(6)), model.attention(pieces.ids)))
+        got = response.json()
+        assert got["tokens"] == alone["tokens"]
+        np.testing.assert_allclose(got["attention"], alone["attention"], rtol=0, atol=1.001e-4)
+        for relation, expected in zip(got["relations"], alone["relations"], strict=True):
+            assert relation["targets"] == [list(pair) for pair in expected["targets"]]
