@@ -47,20 +47,48 @@ def own_pairs(name: str, targets: Mapping[str, Sequence[Pair]]) -> list[Pair]:
     return [(i, j) for i, j in targets[name] if (i, j) not in claimed]
 
 
+class Claims:
+    """Which relations claim which (query, key) pairs in one sentence, worked out once for every relation's
+    borrowing: each relation's pairs as a set, so that the pairs a relation shares are found by set operations
+    rather than by a walk over every other relation's pairs."""
+
+    def __init__(self, targets: Mapping[str, Sequence[Pair]]) -> None:
+        self.targets = targets
+        self.sets = {name: set(pairs) for name, pairs in targets.items()}
+
+    def shared(self, name: str) -> list[tuple[Pair, str]]:
+        """Relation `name`'s pairs that another relation claims too, in the relation's order, each with the
+        first other relation (in order) that does."""
+        others = [(other, pairs) for other, pairs in self.sets.items() if other != name]
+        also = self.sets[name].intersection(set().union(*(pairs for _, pairs in others)))
+        if not also:
+            return []
+        return [
+            ((i, j), next(other for other, pairs in others if (i, j) in pairs))
+            for i, j in self.targets[name]
+            if (i, j) in also
+        ]
+
+
 def borrowing(
-    name: str, targets: Mapping[str, Sequence[Pair]], head_weights: NDArray[np.float64], score: float
+    name: str,
+    targets: Mapping[str, Sequence[Pair]],
+    head_weights: NDArray[np.float64],
+    score: float,
+    claims: Claims | None = None,
 ) -> Borrowing:
     """How much of relation `name`'s `score` its best head (whose (T, T) weights are `head_weights`) owes to
-    pairs that the other relations in `targets` also claim.
+    pairs that the other relations in `targets` also claim. `claims`, when given, are these targets' Claims
+    (app.models.heads makes them once per sentence for all three relations).
 
     own_score = mean over the own pairs (i, j) of head_weights[i, j]; borrowed = score − own_score ≥ BORROWED.
     """
-    claimed = claimants(name, targets)
-    mine = [(i, j) for i, j in targets[name]]
-    shared = [(pair, claimed[pair]) for pair in mine if pair in claimed]
-    own = [pair for pair in mine if pair not in claimed]
-    if not shared or not own:
+    claims = claims if claims is not None else Claims(targets)
+    shared = claims.shared(name)
+    if not shared or len(shared) == len(targets[name]):
         return Borrowing(shared_pairs=shared, own_score=None, borrowed=False)
+    also = {pair for pair, _ in shared}
+    own = [(i, j) for i, j in targets[name] if (i, j) not in also]
     rows = np.array([i for i, _ in own], dtype=int)
     cols = np.array([j for _, j in own], dtype=int)
     own_score = float(head_weights[rows, cols].mean())

@@ -780,35 +780,44 @@ def _grammar(
         _resolve(clause, pos, role, pairs)
     _link_clauses(clauses, pairs)
     _share(coordinations, pairs)
-    pairs = {(a, b) for a, b in pairs if a != b}
+    n = len(words)  # sorted as the numbers a·n + b, which order as the pairs (a, b) do and sort faster
+    codes = sorted({a * n + b for a, b in pairs if a != b})
     main = next((c for c in clauses if c.verb is not None), clauses[0])
     if clauses[0].verb is not None:
         main = clauses[0]
-    return reads, pos, sorted(pairs), main.subject if main.verb is not None else None, main.verb
+    grammar = [divmod(c, n) for c in codes]
+    return reads, pos, grammar, main.subject if main.verb is not None else None, main.verb
 
 
-def sense_cue(tokens: tuple[Token, ...], i: int) -> int | None:
-    """For an ambiguous word, the nearest unambiguous content word in one of its senses' fields (the earlier
-    of two equally near). Found by walking outwards from i, so a long sentence is not searched whole for
-    every ambiguous word in it."""
-    fields = set(tokens[i].fields)
-    for d in range(1, len(tokens)):
-        for j in (i - d, i + d):
-            if 0 <= j < len(tokens):
-                t = tokens[j]
-                if t.known and t.content and not t.ambiguous and not fields.isdisjoint(t.fields):
-                    return j
-    return None
+def sense_cues(tokens: tuple[Token, ...]) -> list[tuple[int, int]]:
+    """(i, j) for every ambiguous word i that has a cue j: the nearest unambiguous content word in one of its
+    senses' fields, the earlier of two equally near. An unambiguous word has at most one field, so the
+    candidate cues are listed once with their field, and each ambiguous word takes the nearest whose field it
+    has (the key (distance, place) says nearest, then earlier)."""
+    anchors = [(j, t.fields[0]) for j, t in enumerate(tokens) if t.known and len(t.fields) == 1 and t.content]
+    cues = []
+    for i, t in enumerate(tokens):
+        if len(t.fields) > 1:
+            near = [(abs(j - i), j) for j, field in anchors if field in t.fields]
+            if near:
+                cues.append((i, min(near)[1]))
+    return cues
+
+
+@lru_cache(maxsize=16384)
+def word_token(text: str, tag: str = "") -> Token:
+    """A word's Token: what the lexicon, or a guess, says about the spelling, and the part of speech the rules
+    settled on in its sentence (``tag``). The same spelling and tag always make the same Token, so it is made
+    once and shared (Tokens are frozen)."""
+    r = _read(text)
+    return Token(text=text, known=r.known, pos=r.pos, fields=r.fields, tag=tag)
 
 
 def analyse(words: list[str]) -> Analysis:
     """Tag every word and derive the three relations by the rules in the module docstring."""
-    reads, pos, grammar, subject, verb = _grammar(words)
-    tokens = tuple(
-        Token(text=w, known=r.known, pos=r.pos, fields=r.fields, tag=p)
-        for w, r, p in zip(words, reads, pos, strict=True)
-    )
-    cues = [(i, j) for i, t in enumerate(tokens) if t.ambiguous and (j := sense_cue(tokens, i)) is not None]
+    _, pos, grammar, subject, verb = _grammar(words)
+    tokens = tuple(map(word_token, words, pos))
+    cues = sense_cues(tokens)
     meaning = sorted(set(cues) | {(j, i) for i, j in cues})
     position = [(i, i - 1) for i in range(1, len(tokens))]
     return Analysis(
@@ -860,17 +869,25 @@ def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDAr
 def features(
     analysis: Analysis,
     field_codes: dict[str, NDArray[np.float64]],
-    row: Callable[[Token], NDArray[np.float64]] | None = None,
+    row: Callable[[str], NDArray[np.float64]] | None = None,
 ) -> NDArray[np.float64]:
     """The (T, 24) matrix of input numbers, laid out as FEATURE_NAMES says: each token's ``token_row``, then
-    the position code and the subject and verb marks. ``row``, when given, stands for ``token_row`` with these
-    field codes (app.models.heads passes one that remembers the rows of words it has seen)."""
+    the position code and the subject and verb marks. ``row``, when given, gives a spelling's ``token_row``
+    with these field codes (app.models.heads passes one that remembers the rows of words it has seen)."""
     T = len(analysis.tokens)
-    rows = [row(t) if row else token_row(t, field_codes) for t in analysis.tokens]
+    rows = [row(t.text) if row else token_row(t, field_codes) for t in analysis.tokens]
     x = np.array(rows) if T else np.zeros((0, D_MODEL))  # (T, 24)
     if analysis.subject is not None:
         x[analysis.subject, SUBJECT] = 1.0
     if analysis.verb is not None:
         x[analysis.verb, VERB] = 1.0
-    x[:, POSITION_SLICE] = position_code(T)
+    x[:, POSITION_SLICE] = _position_code(T)
     return x
+
+
+@lru_cache(maxsize=128)
+def _position_code(n: int) -> NDArray[np.float64]:
+    """position_code(n), worked out once per length and shared, so read-only."""
+    code = position_code(n)
+    code.flags.writeable = False
+    return code

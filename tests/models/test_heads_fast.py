@@ -1,0 +1,136 @@
+"""The fast paths of figure 1's model against plain, readable computations of the same numbers, compared
+exactly (==): the weights against app.core.attention's stage-by-stage layer, the relation scores, shared pairs
+and own scores against loops over the pairs, the meaning cues against a walk outwards from each word, and the
+cached input rows against token_row."""
+
+import random
+
+import numpy as np
+import pytest
+
+from app.core.attention import MASK_MODES, multi_head_attention
+from app.core.borrowing import BORROWED, Claims, borrowing
+from app.models.heads import VALID_HEADS, RelationHeads, get_relation_heads
+from app.models.relations import Token, analyse, features, sense_cues
+from training.relation_corpus import training_sentences
+
+UNKNOWN = ["glorpy", "zibbets", "snurfling", "Zorblat", "flarbs", "crumbly", "doesn't", "they're"]
+
+
+@pytest.fixture(scope="module")
+def model() -> RelationHeads:
+    return get_relation_heads()
+
+
+@pytest.fixture(scope="module")
+def sentences() -> list[list[str]]:
+    """Sentences of 1 to 64 words: training sentences strung together and cut, and random words from their
+    vocabulary with a few unknown ones."""
+    rng = random.Random(17)
+    base = training_sentences(200) + [
+        "the river bank was steep".split(),
+        "the bat flew out of the cave and the dog barked".split(),
+    ]
+    vocabulary = sorted({w for s in base for w in s}) + UNKNOWN
+    chosen = []
+    for k in range(120):
+        length = rng.randint(1, 64)
+        if k % 2:
+            chosen.append([rng.choice(vocabulary) for _ in range(length)])
+        else:
+            words: list[str] = []
+            while len(words) < length:
+                words += rng.choice(base)
+            chosen.append(words[:length])
+    return chosen
+
+
+def walked_cue(tokens: tuple[Token, ...], i: int) -> int | None:
+    """The nearest unambiguous content word in one of word i's fields, found by walking outwards from i and
+    looking left before right."""
+    for d in range(1, len(tokens)):
+        for j in (i - d, i + d):
+            if 0 <= j < len(tokens):
+                t = tokens[j]
+                if t.known and t.content and not t.ambiguous and set(t.fields) & set(tokens[i].fields):
+                    return j
+    return None
+
+
+def looped_borrowing(name: str, targets: dict, head_weights: np.ndarray, score: float) -> tuple:
+    """Shared pairs (with the first other relation claiming each), own score and borrowed flag, by loops."""
+    claimed: dict = {}
+    for other, pairs in targets.items():
+        if other != name:
+            for pair in pairs:
+                claimed.setdefault(pair, other)
+    shared = [(pair, claimed[pair]) for pair in targets[name] if pair in claimed]
+    own = [pair for pair in targets[name] if pair not in claimed]
+    if not shared or not own:
+        return shared, None, False
+    own_score = float(np.mean([head_weights[i, j] for i, j in own]))
+    return shared, own_score, score - own_score >= BORROWED
+
+
+def test_the_weights_are_the_stage_by_stage_layers_bit_for_bit(model: RelationHeads, sentences: list) -> None:
+    for k, words in enumerate(sentences):
+        _, x = model.inputs(words)
+        heads = VALID_HEADS[k % len(VALID_HEADS)]
+        for trained in (True, False):
+            layer = model.layers[(heads, "trained" if trained else "init")]
+            for mask in MASK_MODES:
+                expected = multi_head_attention(x, layer.w_q, layer.w_k, layer.w_v, heads, mask=mask)
+                got = model.weights(x, heads, mask, trained)
+                assert got.tobytes() == expected.stages.weights.tobytes(), (words, heads, mask, trained)
+
+
+def test_relation_fits_match_loops_over_the_pairs(model: RelationHeads, sentences: list) -> None:
+    for k, words in enumerate(sentences):
+        heads = (3, 12, 1, 24)[k % 4]
+        mask = MASK_MODES[k % 3]
+        result = model.attend(words, heads, mask)
+        analysis = analyse(words)
+        weights = result.weights
+        for fit in result.relations:
+            pairs = analysis.targets[fit.name]
+            assert fit.targets == pairs
+            if not pairs:
+                assert (fit.head_scores, fit.best_head, fit.score) == (None, None, None)
+                continue
+            # all heads' means at once, as the scores are defined; one head at a time, by a loop, the sums
+            # are added up in another order and may differ in the last bit
+            rows, cols = [i for i, _ in pairs], [j for _, j in pairs]
+            per_head = weights[:, rows, cols].mean(axis=1).tolist()
+            looped = [sum(weights[h, i, j] for i, j in pairs) / len(pairs) for h in range(heads)]
+            assert fit.head_scores.tolist() == per_head == pytest.approx(looped, rel=1e-14)
+            assert fit.best_head == per_head.index(max(per_head)) and fit.score == max(per_head)
+            shares = fit.borrowing
+            expected = looped_borrowing(fit.name, analysis.targets, weights[fit.best_head], fit.score)
+            assert (shares.shared_pairs, shares.own_score, shares.borrowed) == expected
+
+
+def test_borrowing_with_claims_made_once_is_borrowing_by_loops() -> None:
+    weights = np.random.default_rng(3).dirichlet(np.ones(5), size=5)  # (T, T), rows sum to 1
+    targets = {"meaning": [(2, 1), (1, 0)], "grammar": [(2, 1), (0, 2), (3, 2)], "position": [(1, 0), (2, 1)]}
+    claims = Claims(targets)
+    for name in targets:
+        alone = borrowing(name, targets, weights, 0.5)
+        assert alone == borrowing(name, targets, weights, 0.5, claims)
+        expected = looped_borrowing(name, targets, weights, 0.5)
+        assert (alone.shared_pairs, alone.own_score, alone.borrowed) == expected
+    assert borrowing("grammar", targets, weights, 0.5).shared_pairs == [((2, 1), "meaning")]
+    assert borrowing("meaning", targets, weights, 0.5).own_score is None  # every pair shared
+
+
+def test_every_ambiguous_word_takes_the_cue_a_walk_outwards_finds(sentences: list) -> None:
+    for words in sentences:
+        tokens = analyse(words).tokens
+        walked = [(i, walked_cue(tokens, i)) for i, t in enumerate(tokens) if t.ambiguous]
+        assert sense_cues(tokens) == [(i, j) for i, j in walked if j is not None]
+
+
+def test_the_remembered_rows_are_the_words_own_rows(model: RelationHeads, sentences: list) -> None:
+    for words in sentences[:30]:
+        analysis, x = model.inputs(words)
+        assert x.tobytes() == features(analysis, model.field_codes).tobytes()
+        assert x.flags.writeable  # the sentence's own matrix, not a shared one
