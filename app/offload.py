@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from anyio import CapacityLimiter, to_thread
 from anyio.lowlevel import RunVar
@@ -155,3 +155,18 @@ class Batches(Generic[T, R]):
                         result.set_result(value)
         finally:
             queue.draining = False
+
+
+_OWNED: weakref.WeakKeyDictionary[Any, dict[str, Batches[Any, Any]]] = weakref.WeakKeyDictionary()
+
+
+def batches_of(
+    owner: object, name: str, run: Callable[[list[T]], Sequence[R]], most_ms: float
+) -> Batches[T, R]:
+    """``owner``'s batches called ``name`` (a model's, for one kind of answer), made with ``run`` and
+    ``most_ms`` on first use. ``run`` usually refers to its owner, so an owner of batches lives as long as
+    the process, as the loaded models do anyway."""
+    owned = _OWNED.setdefault(owner, {})
+    if name not in owned:
+        owned[name] = Batches(run, most_ms)
+    return owned[name]

@@ -4,7 +4,6 @@ The model is optional: without it /api/real-attention answers 503 with the comma
 /api/real-attention/status says so without an error.
 """
 
-import weakref
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -27,7 +26,7 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
-from app.offload import Batches, kept
+from app.offload import Batches, batches_of, kept
 from app.schemas import RealAttentionResponse, RealModelStatus
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
@@ -89,7 +88,7 @@ async def real_attention(
 
     async def answer() -> bytes:  # serialised once, then kept as bytes (83,000 numbers for all layers)
         pieces = model.readable_pieces(sentence.text, MAX_PIECES)  # a refusal is this request's alone
-        return await batches_of(model)((pieces, layers), cost_ms(len(pieces.ids)))
+        return await batches(model)((pieces, layers), cost_ms(len(pieces.ids)))
 
     # WordPiece reads case and punctuation, so the key is the sentence as sent (and the model it went to).
     key = ("real-attention", sentence.text, tuple(layers), str(settings.real_model_dir))
@@ -103,26 +102,20 @@ def cost_ms(pieces: int) -> float:
 
 
 BATCH_MS = 60.0  # the most lone-sentence milliseconds one batch takes on (about 18 five-word sentences)
-_BATCHES: "weakref.WeakKeyDictionary[RealBert, Batches[tuple[Pieces, list[int]], bytes]]" = (
-    weakref.WeakKeyDictionary()
-)
 
 
-def batches_of(model: RealBert) -> Batches[tuple[Pieces, list[int]], bytes]:
+def batches(model: RealBert) -> Batches[tuple[Pieces, list[int]], bytes]:
     """The model's batches of answers: the sentences that wait together go through one forward pass
     (``RealBert.attention_many``), then each answer is written on its own."""
-    batches = _BATCHES.get(model)
-    if batches is None:
 
-        def run(asked: list[tuple[Pieces, list[int]]]) -> list[bytes]:
-            maps = model.attention_many([pieces.ids for pieces, _ in asked])
-            return [
-                json_bytes(real_attention_response(attended(pieces, layers, m)))
-                for (pieces, layers), m in zip(asked, maps, strict=True)
-            ]
+    def run(asked: list[tuple[Pieces, list[int]]]) -> list[bytes]:
+        maps = model.attention_many([pieces.ids for pieces, _ in asked])
+        return [
+            json_bytes(real_attention_response(attended(pieces, layers, m)))
+            for (pieces, layers), m in zip(asked, maps, strict=True)
+        ]
 
-        batches = _BATCHES[model] = Batches(run, BATCH_MS)
-    return batches
+    return batches_of(model, "real-attention", run, BATCH_MS)
 
 
 def real_best(best: tuple[int, int, float] | None) -> dict[str, Any] | None:

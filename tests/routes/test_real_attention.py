@@ -373,7 +373,7 @@ def test_concurrent_sentences_share_a_forward_pass_and_each_gets_its_own_answer(
     """Requests that wait together go through one batch (app/offload.py's Batches); each answer is the one
     its sentence gets alone, to the last decimal, and a refused sentence among them is refused alone."""
     from app.models.real_bert import attended
-    from app.routes.real_attention import batches_of, real_attention_response
+    from app.routes.real_attention import batches, real_attention_response
 
     sentences = [f"the {w} bank was steep near the old mill" for w in ("river", "quiet", "old", "muddy")] * 3
     sentences = [f"{s} {k}" for k, s in enumerate(sentences)]  # twelve distinct sentences
@@ -389,7 +389,7 @@ def test_concurrent_sentences_share_a_forward_pass_and_each_gets_its_own_answer(
         *answers, refused = pool.submit(asyncio.run, main()).result()
     assert refused.status_code == 422 and "pieces" in refused.json()["detail"]
     model = load_real_bert(get_settings().real_model_dir)
-    assert max(batches_of(model).sizes) > 1  # some did share
+    assert max(batches(model).sizes) > 1  # some did share
     for sentence, response in zip(sentences, answers, strict=True):
         assert response.status_code == 200, response.text
         pieces = model.readable_pieces(sentence)
