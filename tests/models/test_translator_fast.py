@@ -2,10 +2,13 @@
 (``translate_stepwise``: ``encode`` and ``step`` through app/core/attention.py): the same tokens and the same
 attention maps, on a hundred sentences of every length up to the longest the translator was trained on."""
 
+import itertools
+
 import numpy as np
 import pytest
 
 from app.models.translator import MAX_STEPS, TRAINED_MAX_WORDS, Translation, TranslatorModel, get_translator
+from app.refusal import UnknownWords
 from training.parallel_corpus import HELDOUT_SEED, NOVEL_SEED, distinct_pairs
 
 # Measured: bit for bit equal on all 2,000 held-out and 1,000 novel pairs on the development machine; the
@@ -104,3 +107,109 @@ def test_the_maps_of_each_step_are_its_own(model: TranslatorModel) -> None:
         np.testing.assert_array_equal(step.self_attention, self_map)
         np.testing.assert_array_equal(step.cross_attention, cross_map)
         np.testing.assert_allclose(step.self_attention.sum(-1), 1.0, atol=1e-12)
+
+
+# ---- batched decoding (translate_many): several sentences in one pass over the weights --------------------
+
+BATCH_SIZES = (2, 3, 7, 16, 32)
+# The batched products (gemm) round differently from the lone ones (gemv), so not bit for bit: measured on
+# the development machine, at most 5e-15 in an attention weight and 2e-14 in a logit.
+BATCH_TOLERANCE = 1e-12
+
+
+def batches(sentences: list[list[str]]) -> list[list[list[str]]]:
+    """The sentences cut into batches of the sizes in BATCH_SIZES, in turn."""
+    result: list[list[list[str]]] = []
+    start = 0
+    for size in itertools.cycle(BATCH_SIZES):
+        if start >= len(sentences):
+            return result
+        result.append(sentences[start : start + size])
+        start += size
+    raise AssertionError("unreachable")
+
+
+def assert_agrees(batched: Translation, lone: Translation) -> None:
+    """The same words, and every step's maps and logits of the same shape and dtype and within
+    BATCH_TOLERANCE; a cross-attention weight is exactly 0 where and only where the lone one is, and every
+    map's rows sum to 1 (the padding of a shorter source took nothing)."""
+    assert batched.source == lone.source
+    assert batched.target == lone.target
+    assert len(batched.steps) == len(lone.steps)
+    for ours, theirs in zip(batched.steps, lone.steps, strict=True):
+        for name in ("logits", "self_attention", "cross_attention"):
+            a, b = getattr(ours, name), getattr(theirs, name)
+            assert a.shape == b.shape and a.dtype == b.dtype, name
+            np.testing.assert_allclose(a, b, rtol=0, atol=BATCH_TOLERANCE, err_msg=name)
+        assert ((ours.cross_attention == 0.0) == (theirs.cross_attention == 0.0)).all()
+        np.testing.assert_allclose(ours.cross_attention.sum(-1), 1.0, atol=1e-12)
+        np.testing.assert_allclose(ours.self_attention.sum(-1), 1.0, atol=1e-12)
+
+
+def test_batched_decoding_agrees_with_translate(model: TranslatorModel, sentences: list[list[str]]) -> None:
+    """Over the hundred-odd held-out and novel sentences, shuffled so that every batch mixes source
+    lengths (3 to 30 words: padded cross-attention) and translation lengths (rows leaving the batch)."""
+    t = model.translator
+    shuffled = [sentences[k] for k in np.random.default_rng(17).permutation(len(sentences))]
+    groups = batches(shuffled)
+    assert set(BATCH_SIZES) <= {len(g) for g in groups}  # the last batch may be shorter
+    assert all(len({len(words) for words in g}) > 1 for g in groups)
+    worst = 0.0
+    for group in groups:
+        for batched, words in zip(t.translate_many(group), group, strict=True):
+            lone = t.translate(words)
+            assert_agrees(batched, lone)
+            for ours, theirs in zip(batched.steps, lone.steps, strict=True):
+                worst = max(worst, float(np.abs(ours.cross_attention - theirs.cross_attention).max()))
+    assert 0.0 < worst <= BATCH_TOLERANCE  # 0.0 would mean the batches never reached the batched path
+
+
+def test_a_batch_of_one_is_translate_bit_for_bit(model: TranslatorModel, sentences: list[list[str]]) -> None:
+    t = model.translator
+    for words in sentences[:10] + sentences[-3:]:
+        (batched,), lone = t.translate_many([words]), t.translate(words)
+        assert batched.target == lone.target
+        for ours, theirs in zip(batched.steps, lone.steps, strict=True):
+            np.testing.assert_array_equal(ours.logits, theirs.logits)
+            np.testing.assert_array_equal(ours.self_attention, theirs.self_attention)
+            np.testing.assert_array_equal(ours.cross_attention, theirs.cross_attention)
+
+
+def test_a_sentence_answers_the_same_in_any_batch(model: TranslatorModel, sentences: list[list[str]]) -> None:
+    """One sentence among shorter and longer ones, first or last, in batches of 2 to 32: one answer."""
+    t = model.translator
+    words = "she saw the old crane on the dock".split()
+    alone = t.translate(words)
+    others = sentences[:40]
+    for batch in ([words, others[0]], [*others[:6], words], [words, *others[5:36]], [*others[10:25], words]):
+        batched = t.translate_many(batch)
+        assert_agrees(batched[batch.index(words)], alone)
+        for translation, other in zip(batched, batch, strict=True):
+            assert translation.source == other
+
+
+@pytest.mark.parametrize("max_steps", [0, 1, 3])
+def test_a_step_limit_cuts_every_sentence_of_a_batch(model: TranslatorModel, max_steps: int) -> None:
+    t = model.translator
+    batch = [s.split() for s in ("the river bank was steep", "a farmer sold the bat near the cave", "we ran")]
+    for batched, words in zip(t.translate_many(batch, max_steps), batch, strict=True):
+        assert_agrees(batched, t.translate(words, max_steps))
+
+
+def test_each_sentence_of_a_batch_stops_at_its_own_limit(model: TranslatorModel) -> None:
+    """FastDecoder.greedy_many takes a limit per sentence: each one's answer is greedy's at that limit."""
+    t = model.translator
+    words = "a farmer sold the bat near the cave".split()
+    ids = [t.source_ids(words)] * 5 + [t.source_ids(words[:3])]
+    limits = [0, 1, 3, 5, MAX_STEPS + 10, 2]
+    for (target, steps), source, limit in zip(t.fast.greedy_many(ids, limits), ids, limits, strict=True):
+        reference, reference_steps = t.fast.greedy(source, limit)
+        assert target == reference and len(target) <= limit
+        assert_agrees(Translation(words, target, steps), Translation(words, reference, reference_steps))
+
+
+def test_a_batch_refuses_what_translate_refuses(model: TranslatorModel) -> None:
+    t = model.translator
+    assert t.translate_many([]) == []
+    with pytest.raises(UnknownWords):
+        t.translate_many([["the", "dog"], ["the", "zzyzx"]])
