@@ -11,8 +11,10 @@ characters (ATTENTION_MAX_SENTENCE_CHARS) and 1 to ATTENTION_MAX_SENTENCE_TOKENS
 app.words.tokenize once, so a route gets the words with the text and never splits them again.
 """
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -32,12 +34,21 @@ from app.words import sentence_words
 T = TypeVar("T")
 
 
+_LOADING = threading.Lock()  # one model file read at a time, so that requests arriving together share it
+
+
+def _load_once(load: Callable[[], T]) -> T:
+    with _LOADING:
+        return load()
+
+
 async def loaded(getter: Callable[[], T]) -> T:
     """What a cached getter returns: at once when it has been called before, else from the thread pool (the
-    first call loads a file, which must not block the event loop)."""
+    first call loads a file, which must not block the event loop). Requests that arrive before the first
+    load ends wait for it, and get the same model: one copy in memory, and one set of batches."""
     if getter.cache_info().currsize:  # type: ignore[attr-defined]  # an lru_cache
         return getter()
-    return await run_in_threadpool(getter)
+    return await run_in_threadpool(_load_once, getter)
 
 
 async def current_settings() -> Settings:
@@ -77,9 +88,15 @@ async def get_real_bert(settings: SettingsDep) -> RealBert:
     it a 503 saying how to install it. Once loaded it is handed over here, with no thread hop."""
     model = _REAL_BERTS.get(settings.real_model_dir)
     if model is None:
-        model = await run_in_threadpool(load_real_bert, settings.real_model_dir)
-        _REAL_BERTS[settings.real_model_dir] = model
+        model = await run_in_threadpool(_load_once, partial(_real_bert, settings.real_model_dir))
     return model
+
+
+def _real_bert(directory: Path | None) -> RealBert:
+    """The model of ``directory``: the one loaded before, or loaded now (under _LOADING)."""
+    if directory not in _REAL_BERTS:
+        _REAL_BERTS[directory] = load_real_bert(directory)
+    return _REAL_BERTS[directory]
 
 
 RealBertDep = Annotated[RealBert, Depends(get_real_bert)]

@@ -178,3 +178,34 @@ def test_a_batch_that_fails_fails_each_of_its_requests_and_the_next_batch_runs()
     assert a == "A"  # alone
     assert isinstance(b, ValueError) and isinstance(bad, ValueError)  # b shared the batch with "bad"
     assert (c, d) == ("C", "D")
+
+
+def test_requests_arriving_before_a_model_is_loaded_share_one_load() -> None:
+    """app.deps.loaded: the first load goes to the thread pool; requests that come while it reads wait for
+    it and get the same model (one copy in memory, one set of batches)."""
+    from functools import lru_cache
+
+    from app.deps import loaded
+
+    loads = 0
+
+    @lru_cache
+    def get_model() -> object:
+        nonlocal loads
+        loads += 1
+        time.sleep(0.05)  # reading a file
+        return object()
+
+    async def main() -> list[object]:
+        models: list[object] = []
+
+        async def one() -> None:
+            models.append(await loaded(get_model))
+
+        async with anyio.create_task_group() as group:
+            for _ in range(6):
+                group.start_soon(one)
+        return models
+
+    models = run_in_thread(main)
+    assert loads == 1 and len(models) == 6 and len({id(m) for m in models}) == 1
