@@ -1,5 +1,5 @@
-"""Requests handed straight to the ASGI app, and the memory a piece of work takes: shared by the tests of
-the body limits and the upload, and by bench/diagnose.py."""
+"""Requests handed straight to the ASGI app (one at a time, or many at once), and the memory a piece of work
+takes: shared by the tests of the body limits, the upload and the batches, and by bench/diagnose.py."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import asyncio
 import tracemalloc
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+
+import httpx
 
 
 def http_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict:
@@ -49,6 +51,19 @@ def call(app, scope: dict, receive: Callable[[], Awaitable[dict]]) -> list[dict]
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(asyncio.run, app(scope, receive, send)).result()
     return sent
+
+
+def concurrently(app, requests: list[tuple[str, str, dict]]) -> list[httpx.Response]:
+    """Send every (method, url, httpx keyword arguments) request to the ASGI app at once, as concurrent
+    clients would; their responses, in order."""
+
+    async def main() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return list(await asyncio.gather(*(client.request(m, url, **kw) for m, url, kw in requests)))
+
+    with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own, as in ``call``
+        return pool.submit(asyncio.run, main()).result()
 
 
 def traced_peak(work: Callable[[], object]) -> int:

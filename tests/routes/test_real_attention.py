@@ -5,12 +5,9 @@ Tests that need the optional model skip without it, except under CI=true, where 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import httpx
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -19,6 +16,7 @@ from app.config import Settings, get_settings
 from app.deps import current_settings
 from app.main import create_app
 from app.models.real_bert import INSTALL, load_real_bert
+from tests.inprocess import concurrently
 from tests.optional import require_real_model
 
 URL = "/api/real-attention"
@@ -379,14 +377,8 @@ def test_concurrent_sentences_share_a_forward_pass_and_each_gets_its_own_answer(
     sentences = [f"{s} {k}" for k, s in enumerate(sentences)]  # twelve distinct sentences
     too_long = " ".join(["unbelievably"] * 30)  # past the 128 pieces
 
-    async def main() -> list[httpx.Response]:
-        transport = httpx.ASGITransport(app=create_app())
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            asked = [client.get(URL, params={"sentence": s, "layer": "all"}) for s in [*sentences, too_long]]
-            return list(await asyncio.gather(*asked))
-
-    with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own (see tests/inprocess.py)
-        *answers, refused = pool.submit(asyncio.run, main()).result()
+    asked = [("GET", URL, {"params": {"sentence": s, "layer": "all"}}) for s in [*sentences, too_long]]
+    *answers, refused = concurrently(create_app(), asked)
     assert refused.status_code == 422 and "pieces" in refused.json()["detail"]
     model = load_real_bert(get_settings().real_model_dir)
     assert max(batches(model).sizes) > 1  # some did share

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from app.main import create_app
 from app.models.translator import MAX_STEPS, TRAINED_MAX_WORDS
+from tests.inprocess import concurrently
 
 
 def test_the_default_sentence_step_by_step(client: TestClient) -> None:
@@ -164,3 +166,33 @@ def test_the_openapi_document_describes_both_refusals(client: TestClient) -> Non
     schema = post["responses"]["422"]["content"]["application/json"]["schema"]
     refusal = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
     assert {"detail", "unknown", "suggestions", "max_words", "word_count"} <= set(refusal["properties"])
+
+
+def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer() -> None:
+    """Translations that wait together are one batch (app/offload.py's Batches): each answer is the one its
+    sentence gets alone (within 1e-12: a batch's products round as their shape does), and a refused sentence
+    among them is refused alone."""
+    from app.models.translator import get_translator
+    from app.routes.translate import batches, translate_response
+
+    sentences = [
+        f"the {who} {did} the {what} near the {where}"
+        for who in ("farmer", "girl")
+        for did in ("sold", "saw")
+        for what in ("horse", "bat")
+        for where in ("cave", "river")
+    ]  # sixteen distinct sentences
+    asked = [("POST", "/api/translate", {"json": {"sentence": s}}) for s in [*sentences, "the rivr bank"]]
+    *answers, refused = concurrently(create_app(), asked)
+    assert refused.status_code == 422 and refused.json()["unknown"] == ["rivr"]
+    model = get_translator()
+    assert max(batches(model).sizes) > 1  # some did share
+    for sentence, response in zip(sentences, answers, strict=True):
+        assert response.status_code == 200, response.text
+        lone = model.translator.translate(sentence.split())
+        alone = translate_response(lone, model.translator, model.best_layer, sentence)
+        got = response.json()
+        assert got["target"] == alone["target"] and len(got["steps"]) == len(alone["steps"])
+        for step, expected in zip(got["steps"], alone["steps"], strict=True):
+            for name in ("cross", "self", "cross_mean", "self_mean"):
+                np.testing.assert_allclose(step[name], expected[name], rtol=0, atol=1e-12)
