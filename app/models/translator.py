@@ -64,6 +64,7 @@ MAX_STEPS = 80  # the longest translation written, whatever the source
 # The longest English sentence among the training pairs: training/parallel_corpus.py draws 3 to 30 words
 # (MAX_WORDS there; tests/models/test_translator.py checks the two agree). Past it, the model is guessing.
 TRAINED_MAX_WORDS = 30
+FLOAT32_MAPS = 1e-5  # how far a map decoded in float32 may be from the float64 one (4.2e-6 measured)
 VOCABULARY = "the translator's vocabulary"
 
 ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
@@ -160,6 +161,9 @@ class Translator:
         self.target_index = {w: k for k, w in enumerate(target_vocabulary)}
         self.words = sorted(w for w in source_vocabulary if w not in SPECIALS)
         self.fast = FastDecoder(self)
+        # What the server answers with: the same decoding in float32, the precision the network was trained
+        # in, at about half the time in a batch (tests/models/test_translator_fast.py bounds the difference).
+        self.fast32 = FastDecoder(self, np.float32)
 
     def _layer(self, stack: str, layer: int, names: tuple[str, ...]) -> dict[str, FloatArray]:
         return {name: self.params[f"{stack}{layer}.{name}"] for name in names}
@@ -319,14 +323,19 @@ class Translator:
         target, steps = self.fast.greedy(ids, self.step_limit(words, max_steps))
         return Translation(source=list(words), target=target, steps=steps)
 
-    def translate_many(self, sentences: list[list[str]], max_steps: int | None = None) -> list[Translation]:
+    def translate_many(
+        self, sentences: list[list[str]], max_steps: int | None = None, *, float32: bool = False
+    ) -> list[Translation]:
         """``translate`` of several sentences in one pass over the weights (``FastDecoder.greedy_many``): each
         item is what ``translate`` returns for its sentence, tokens equal and every number within 1e-12 (the
         batched products round differently from the lone ones; a batch of one is ``translate`` itself).
-        Refuses, as ``translate`` would, the first sentence with words outside the vocabulary."""
+        Refuses, as ``translate`` would, the first sentence with words outside the vocabulary.
+
+        ``float32=True`` decodes in float32 (``fast32``), as the server does: every map within FLOAT32_MAPS of
+        the float64 one, and the same words on every held-out and novel pair of the tests."""
         ids = [self.source_ids(words) for words in sentences]
         limits = [self.step_limit(words, max_steps) for words in sentences]
-        decoded = self.fast.greedy_many(ids, limits)
+        decoded = (self.fast32 if float32 else self.fast).greedy_many(ids, limits)
         return [
             Translation(source=list(words), target=target, steps=steps)
             for words, (target, steps) in zip(sentences, decoded, strict=True)

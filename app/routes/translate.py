@@ -103,12 +103,12 @@ BATCH_MS = 40.0  # the most lone-sentence milliseconds one batch takes on (about
 
 
 def batches(model: TranslatorModel) -> Batches[tuple[list[str], str], bytes]:
-    """The translator's batches of answers: the sentences that wait together are decoded together
-    (``Translator.translate_many``: each weight read once a step for all of them), then each answer is
-    written on its own, serialised once and kept as bytes."""
+    """The translator's batches of answers: the sentences that wait together are decoded together, in
+    float32 (``Translator.translate_many``: each weight read once a step for all of them), then each answer
+    is written on its own, serialised once and kept as bytes."""
 
     def run(asked: list[tuple[list[str], str]]) -> list[bytes]:
-        results = model.translator.translate_many([words for words, _ in asked])
+        results = model.translator.translate_many([words for words, _ in asked], float32=True)
         return [
             json_bytes(translate_response(result, model.translator, model.best_layer, text))
             for result, (_, text) in zip(results, asked, strict=True)

@@ -5,7 +5,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.models.translator import MAX_STEPS, TRAINED_MAX_WORDS
+from app.models.translator import FLOAT32_MAPS, MAX_STEPS, TRAINED_MAX_WORDS
 from tests.inprocess import concurrently
 
 
@@ -23,8 +23,8 @@ def test_the_default_sentence_step_by_step(client: TestClient) -> None:
         cross, own = np.array(step["cross"]), np.array(step["self"])
         assert cross.shape == (body["layers"], body["heads"], len(body["source"]))
         assert own.shape == (body["layers"], body["heads"], t + 1)  # positions ≤ t only
-        np.testing.assert_allclose(cross.sum(-1), 1.0)
-        np.testing.assert_allclose(own.sum(-1), 1.0)
+        np.testing.assert_allclose(cross.sum(-1), 1.0, rtol=0, atol=1e-6)  # float32 maps
+        np.testing.assert_allclose(own.sum(-1), 1.0, rtol=0, atol=1e-6)
 
 
 def test_each_step_carries_its_maps_averaged_over_the_heads(client: TestClient) -> None:
@@ -36,7 +36,7 @@ def test_each_step_carries_its_maps_averaged_over_the_heads(client: TestClient) 
         for name in ("cross", "self"):
             for layer, heads in enumerate(step[name]):
                 mean = [sum(h[j] for h in heads) / len(heads) for j in range(len(heads[0]))]
-                assert step[f"{name}_mean"][layer] == pytest.approx(mean, abs=1e-12)
+                assert step[f"{name}_mean"][layer] == pytest.approx(mean, abs=1e-7)  # float32 maps
 
 
 def test_rive_looks_at_river_bank_in_the_best_layer(client: TestClient) -> None:
@@ -170,8 +170,8 @@ def test_the_openapi_document_describes_both_refusals(client: TestClient) -> Non
 
 def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer() -> None:
     """Translations that wait together are one batch (app/offload.py's Batches): each answer is the one its
-    sentence gets alone (within 1e-12: a batch's products round as their shape does), and a refused sentence
-    among them is refused alone."""
+    sentence gets alone (within float32 rounding: a batch's products round as their shape does), and a
+    refused sentence among them is refused alone."""
     from app.models.translator import get_translator
     from app.routes.translate import batches, translate_response
 
@@ -189,10 +189,10 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
     assert max(batches(model).sizes) > 1  # some did share
     for sentence, response in zip(sentences, answers, strict=True):
         assert response.status_code == 200, response.text
-        lone = model.translator.translate(sentence.split())
+        (lone,) = model.translator.translate_many([sentence.split()], float32=True)
         alone = translate_response(lone, model.translator, model.best_layer, sentence)
         got = response.json()
         assert got["target"] == alone["target"] and len(got["steps"]) == len(alone["steps"])
         for step, expected in zip(got["steps"], alone["steps"], strict=True):
             for name in ("cross", "self", "cross_mean", "self_mean"):
-                np.testing.assert_allclose(step[name], expected[name], rtol=0, atol=1e-12)
+                np.testing.assert_allclose(step[name], expected[name], rtol=0, atol=FLOAT32_MAPS)
