@@ -11,6 +11,7 @@ characters (ATTENTION_MAX_SENTENCE_CHARS) and 1 to ATTENTION_MAX_SENTENCE_TOKENS
 app.words.tokenize once, so a route gets the words with the text and never splits them again.
 """
 
+import gc
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,8 +39,15 @@ _LOADING = threading.Lock()  # one model file read at a time, so that requests a
 
 
 def _load_once(load: Callable[[], T]) -> T:
+    """``load()``, one at a time. A model lives as long as the process, so its Python objects (vocabularies,
+    the tokenizer's, the lexicon's) are then moved out of the garbage collector's sight (``gc.freeze``):
+    otherwise every full collection walks them again, and each request pays for it. Measured with wrk on
+    /healthz once all models were loaded: about 1,680 requests/s without, 1,960 with (1,880 before any load).
+    """
     with _LOADING:
-        return load()
+        model = load()
+        gc.freeze()
+        return model
 
 
 async def loaded(getter: Callable[[], T]) -> T:

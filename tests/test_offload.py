@@ -182,7 +182,9 @@ def test_a_batch_that_fails_fails_each_of_its_requests_and_the_next_batch_runs()
 
 def test_requests_arriving_before_a_model_is_loaded_share_one_load() -> None:
     """app.deps.loaded: the first load goes to the thread pool; requests that come while it reads wait for
-    it and get the same model (one copy in memory, one set of batches)."""
+    it and get the same model (one copy in memory, one set of batches), which the garbage collector then no
+    longer walks."""
+    import gc
     from functools import lru_cache
 
     from app.deps import loaded
@@ -194,7 +196,7 @@ def test_requests_arriving_before_a_model_is_loaded_share_one_load() -> None:
         nonlocal loads
         loads += 1
         time.sleep(0.05)  # reading a file
-        return object()
+        return [object() for _ in range(1000)]  # a model's Python objects
 
     async def main() -> list[object]:
         models: list[object] = []
@@ -207,5 +209,7 @@ def test_requests_arriving_before_a_model_is_loaded_share_one_load() -> None:
                 group.start_soon(one)
         return models
 
+    gc.unfreeze()
     models = run_in_thread(main)
     assert loads == 1 and len(models) == 6 and len({id(m) for m in models}) == 1
+    assert gc.get_freeze_count() >= 1000  # frozen out of the collections with the model's objects
