@@ -81,6 +81,14 @@ class AttentionResponse(BaseModel):
     d_model: int
     heads: int
     valid_heads: list[int]
+    kv_heads: int | None = Field(
+        default=None,
+        description="g, the key/value heads the query heads share; only when the request names `kv_heads`",
+    )
+    kv_head_of: list[int] | None = Field(
+        default=None,
+        description="[query head i]: the key/value head it reads, i // (h/g); only with `kv_heads`",
+    )
     mask: MaskName
     trained: bool
     weights: list[list[list[float]]] = Field(description="[head][query i][key j]; every row sums to 1")

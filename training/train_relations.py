@@ -61,28 +61,41 @@ def encode(batch: list[list[str]], field_codes: dict[str, np.ndarray]) -> dict[s
 
 
 class RelationLayer(torch.nn.Module):
-    """One multi-head attention layer without biases: the same maths as app.core.attention, in PyTorch."""
+    """One multi-head attention layer without biases: the same maths as app.core.attention, in PyTorch.
 
-    def __init__(self, heads: int, generator: torch.Generator) -> None:
+    With ``kv_heads`` = g below ``heads`` = h, the h query heads share g key/value heads (grouped-query
+    attention; g = 1 is multi-query): W_K and W_V are d_model × g·d_k instead of d_model × d_model, and query
+    head i reads key/value head i // (h/g). g = h (the default) is the ordinary layer, computed as before.
+    """
+
+    def __init__(self, heads: int, generator: torch.Generator, kv_heads: int | None = None) -> None:
         super().__init__()
         self.heads = heads
+        self.kv_heads = heads if kv_heads is None else kv_heads
+        if self.kv_heads < 1 or heads % self.kv_heads:
+            raise ValueError(f"kv_heads must divide heads = {heads} (got {self.kv_heads})")
         bound = 1.0 / np.sqrt(D_MODEL)  # the uniform range torch.nn.Linear starts from
+        kv_width = self.kv_heads * (D_MODEL // heads)
 
         def init(rows: int, cols: int) -> torch.nn.Parameter:
             w = (torch.rand(rows, cols, generator=generator, dtype=torch.float64) * 2 - 1) * bound
             return torch.nn.Parameter(w)
 
-        self.w_q, self.w_k, self.w_v = init(D_MODEL, D_MODEL), init(D_MODEL, D_MODEL), init(D_MODEL, D_MODEL)
+        # drawn in this order whatever g is, so that g = h draws exactly the ordinary layer's numbers
+        self.w_q = init(D_MODEL, D_MODEL)
+        self.w_k, self.w_v = init(D_MODEL, kv_width), init(D_MODEL, kv_width)
         self.w_o = init(D_MODEL, D_OUT)
 
     def forward(self, x: torch.Tensor, pad: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         B, T, d_model = x.shape
-        h, d_k = self.heads, d_model // self.heads
+        h, g, d_k = self.heads, self.kv_heads, d_model // self.heads
 
-        def split(t: torch.Tensor) -> torch.Tensor:
-            return t.view(B, T, h, d_k).transpose(1, 2)  # (B, T, d_model) -> (B, h, T, d_k)
+        def split(t: torch.Tensor, n: int) -> torch.Tensor:
+            return t.view(B, T, n, d_k).transpose(1, 2)  # (B, T, n·d_k) -> (B, n, T, d_k)
 
-        q, k, v = split(x @ self.w_q), split(x @ self.w_k), split(x @ self.w_v)
+        q, k, v = split(x @ self.w_q, h), split(x @ self.w_k, g), split(x @ self.w_v, g)
+        if g < h:  # key/value head j serves the h/g query heads j·h/g … (j+1)·h/g - 1
+            k, v = k.repeat_interleave(h // g, dim=1), v.repeat_interleave(h // g, dim=1)  # -> (B, h, T, d_k)
         scores = q @ k.transpose(-1, -2) / np.sqrt(d_k)  # (B, h, T, T)
         if pad is not None:
             scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))
@@ -105,9 +118,12 @@ def train_one(
     steps: int,
     batch_size: int,
     relation_weight: torch.Tensor,
+    kv_heads: int | None = None,
 ) -> tuple[RelationLayer, dict[str, torch.Tensor], float]:
+    """One seed's run: the layer after ``steps`` Adam steps, its initial projections, its final loss over
+    the whole training set. ``kv_heads`` below ``heads`` shares keys and values (RelationLayer)."""
     generator = torch.Generator().manual_seed(seed)
-    layer = RelationLayer(heads, generator)
+    layer = RelationLayer(heads, generator, kv_heads)
     initial = {p: getattr(layer, p).detach().clone() for p in PROJECTIONS}
     optimiser = torch.optim.Adam(layer.parameters(), lr=0.03)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, T_max=steps, eta_min=1e-3)
@@ -127,6 +143,26 @@ def train_one(
     return layer, initial, final
 
 
+def prepare(
+    train_size: int, heldout_size: int, weighting: str = "per-relation"
+) -> tuple[dict[str, np.ndarray], list[list[str]], list[list[str]], dict[str, torch.Tensor], torch.Tensor]:
+    """What every run trains and is measured on: the field codes, the training sentences, the held-out ones
+    (none of them a training sentence or the default sentence), the encoded training set and the relations'
+    weights in the loss."""
+    field_codes = spread_field_codes(FIELDS)
+    train = training_sentences(train_size)
+    seen = {" ".join(s) for s in train} | {" ".join(DEFAULT_SENTENCE)}
+    held_out = heldout_sentences(heldout_size, exclude=frozenset(seen))
+
+    data = encode(train, field_codes)
+    if weighting == "per-relation":
+        relation_weight = torch.full((len(RELATIONS),), 1.0 / len(RELATIONS), dtype=torch.float64)
+    else:  # every target counts once: relations weigh as much as they have targets
+        frequency = data["m"].sum((0, 1))
+        relation_weight = frequency / frequency.sum()
+    return field_codes, train, held_out, data, relation_weight
+
+
 def main() -> None:
     parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
     parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
@@ -136,18 +172,9 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(2)
 
-    field_codes = spread_field_codes(FIELDS)
-    train = training_sentences(args.train_size)
-    seen = {" ".join(s) for s in train} | {" ".join(DEFAULT_SENTENCE)}
-    held_out = heldout_sentences(args.heldout_size, exclude=frozenset(seen))
-
-    data = encode(train, field_codes)
-    if args.weighting == "per-relation":
-        relation_weight = torch.full((len(RELATIONS),), 1.0 / len(RELATIONS), dtype=torch.float64)
-    else:  # every target counts once: relations weigh as much as they have targets
-        frequency = data["m"].sum((0, 1))
-        relation_weight = frequency / frequency.sum()
-
+    field_codes, train, held_out, data, relation_weight = prepare(
+        args.train_size, args.heldout_size, args.weighting
+    )
     arrays: dict[str, np.ndarray] = {
         "field_names": np.array(FIELDS),
         "field_codes": np.stack([field_codes[f] for f in FIELDS]),

@@ -1,7 +1,11 @@
 """The relation model of figure 1: one attention layer of width 24, sliced into h heads, trained for each h.
 
-The weights come from ``training/train_relations.py`` (see ``app/weights/README.md`` for the command); this
-module only reads them and runs the layer in numpy.
+Next to it, the same layer with its h query heads sharing g key/value heads (g divides h; g = 1 is
+multi-query attention, 1 < g < h grouped-query): W_Q stays 24 × 24, W_K and W_V shrink to 24 × g·d_k, and
+query head i reads key/value head i // (h/g). g = h is the ordinary layer.
+
+The weights come from ``training/train_relations.py`` and ``training/train_sharing.py`` (see
+``app/weights/README.md`` for the commands); this module only reads them and runs the layers in numpy.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 WEIGHTS_FILE = "relations.npz"
+SHARED_FILE = "relations_shared.npz"  # the layers with fewer key/value heads than query heads
 PROJECTIONS = ("w_q", "w_k", "w_v", "w_o")
 VALID_HEADS = valid_head_counts(D_MODEL)
 
@@ -33,6 +38,26 @@ class Layer:
     w_k: FloatArray
     w_v: FloatArray
     w_o: FloatArray
+
+
+def kv_head_of(heads: int, kv_heads: int) -> list[int]:
+    """For each of the h query heads, the key/value head it reads: consecutive query heads share one,
+    h/g of them each."""
+    return [i // (heads // kv_heads) for i in range(heads)]
+
+
+def as_multi_head(layer: Layer, heads: int, kv_heads: int) -> Layer:
+    """A sharing layer written as an ordinary h-head one: W_K's and W_V's column blocks repeated, block j once
+    for each query head that reads key/value head j. It gives the same weights and output through
+    app.core.attention's multi_head_attention (the evaluation and the tests use it; serving repeats the
+    keys instead, RelationHeads.weights)."""
+
+    def widen(w: FloatArray) -> FloatArray:
+        rows, d_k = w.shape[0], D_MODEL // heads
+        blocks = w.reshape(rows, kv_heads, d_k)  # (d_model, g·d_k) -> (d_model, g, d_k)
+        return np.repeat(blocks, heads // kv_heads, axis=1).reshape(rows, heads * d_k)
+
+    return Layer(w_q=layer.w_q, w_k=widen(layer.w_k), w_v=widen(layer.w_v), w_o=layer.w_o)
 
 
 def relation_scores(weights: FloatArray, pairs: list[tuple[int, int]]) -> FloatArray:
@@ -75,9 +100,10 @@ class RelationAttention:
 
 
 class RelationHeads:
-    """All head counts' layers, trained and untrained, and the field codes the inputs are built with."""
+    """All head counts' layers, trained and untrained, and the field codes the inputs are built with; and,
+    when ``shared`` is given, the layers whose query heads share fewer key/value heads."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, shared: Path | None = None) -> None:
         with np.load(path, allow_pickle=False) as data:
             names = [str(n) for n in data["field_names"]]
             self.field_codes = {name: data["field_codes"][k] for k, name in enumerate(names)}
@@ -86,6 +112,19 @@ class RelationHeads:
                 for h in VALID_HEADS
                 for kind in ("trained", "init")
             }
+        # (h, g, kind) for every g < h that was trained; keys "trained/<h>/<g>/w_q" and so on
+        self.shared_layers: dict[tuple[int, int, str], Layer] = {}
+        if shared is not None:
+            with np.load(shared, allow_pickle=False) as data:
+                found = {tuple(name.split("/")[:3]) for name in data.files}
+                for kind, h, g in sorted(found):
+                    arrays = (data[f"{kind}/{h}/{g}/{p}"].astype(np.float64) for p in PROJECTIONS)
+                    self.shared_layers[(int(h), int(g), kind)] = Layer(*arrays)
+        # per h, the key/value head counts it can be served with: the trained ones, and h itself
+        self.kv_heads = {
+            h: sorted({h} | {g for (hh, g, kind) in self.shared_layers if hh == h and kind == "trained"})
+            for h in VALID_HEADS
+        }
         # A word's row of inputs depends on the word alone (relations.token_row), so it is worked out once
         # per spelling; the rest of a row (position, subject, verb) is the sentence's.
         self._row = lru_cache(maxsize=8192)(self._spelling_row)
@@ -99,17 +138,27 @@ class RelationHeads:
         analysis = analyse(words)
         return analysis, features(analysis, self.field_codes, row=self._row)
 
-    def weights(self, x: FloatArray, heads: int, mask: MaskMode, trained: bool) -> FloatArray:
+    def weights(
+        self, x: FloatArray, heads: int, mask: MaskMode, trained: bool, kv_heads: int | None = None
+    ) -> FloatArray:
         """(h, T, T) attention weights of the layer for h heads: app.core.attention's multi_head_attention,
         operation for operation (so bit for bit the same weights), with only what the weights need. No values,
         no context and no W_O are computed to be thrown away, and the arrays are worked on in place.
 
         With the -inf mask the future is left out of the row maxima and of the exponentials (whose exp(-inf)
-        is exactly 0) and set to 0 afterwards: the same numbers, without the slow exponentials of -inf."""
-        layer = self.layers[(heads, "trained" if trained else "init")]
+        is exactly 0) and set to 0 afterwards: the same numbers, without the slow exponentials of -inf.
+
+        ``kv_heads`` = g below h takes the layer whose h query heads share g key/value heads: the g heads'
+        keys are computed once and each is repeated for the h/g query heads that read it. None or h is the
+        ordinary layer, on the same code path as before sharing existed."""
+        g = heads if kv_heads is None else kv_heads
+        kind = "trained" if trained else "init"
+        layer = self.layers[(heads, kind)] if g == heads else self.shared_layers[(heads, g, kind)]
         T, d_k = len(x), D_MODEL // heads
         q = (x @ layer.w_q).reshape(T, heads, d_k).transpose(1, 0, 2)  # (T, d_model) -> (h, T, d_k)
-        k = (x @ layer.w_k).reshape(T, heads, d_k).transpose(1, 0, 2)  # (T, d_model) -> (h, T, d_k)
+        k = (x @ layer.w_k).reshape(T, g, d_k).transpose(1, 0, 2)  # (T, g·d_k) -> (g, T, d_k)
+        if g < heads:
+            k = np.repeat(k, heads // g, axis=0)  # (g, T, d_k) -> (h, T, d_k): query head i reads i // (h/g)
         scores = q @ k.transpose(0, 2, 1)  # (h, T, d_k) @ (h, d_k, T) -> (h, T, T)
         scores /= np.sqrt(d_k)
         # softmax over keys; every row keeps its diagonal, so its maximum is finite and its sum positive
@@ -126,16 +175,33 @@ class RelationHeads:
         scores /= scores.sum(axis=-1, keepdims=True)
         return scores
 
+    def check_kv_heads(self, heads: int, kv_heads: int) -> None:
+        """Refuse a key/value head count that does not divide ``heads``, or one that was never trained for it
+        (a Refusal naming the ones that can be served)."""
+        valid = ", ".join(map(str, self.kv_heads[heads]))
+        if kv_heads < 1 or heads % kv_heads:
+            raise Refusal(f"kv_heads must divide heads = {heads}: one of {valid} (got {kv_heads})")
+        if kv_heads not in self.kv_heads[heads]:
+            raise Refusal(f"kv_heads = {kv_heads} was not trained for heads = {heads}: one of {valid}")
+
     def attend(
-        self, words: list[str], heads: int = 3, mask: MaskMode = "none", trained: bool = True
+        self,
+        words: list[str],
+        heads: int = 3,
+        mask: MaskMode = "none",
+        trained: bool = True,
+        kv_heads: int | None = None,
     ) -> RelationAttention:
         """The layer for ``heads`` heads on the words: its weights, and how well each head serves each
-        relation. A head count that does not divide D_MODEL is refused (a Refusal naming the valid ones)."""
+        relation. A head count that does not divide D_MODEL is refused (a Refusal naming the valid ones), and
+        so is a ``kv_heads`` that does not divide it or was not trained (RelationHeads.check_kv_heads)."""
         if heads not in VALID_HEADS:
             valid = ", ".join(map(str, VALID_HEADS))
             raise Refusal(f"heads must divide d_model = {D_MODEL}: one of {valid} (got {heads})")
+        if kv_heads is not None:
+            self.check_kv_heads(heads, kv_heads)
         analysis, x = self.inputs(words)
-        weights = self.weights(x, heads, mask, trained)
+        weights = self.weights(x, heads, mask, trained, kv_heads)
         claims = Claims(analysis.targets)  # which relations claim each pair, for all three borrowings
         relations = []
         for name in RELATIONS:
@@ -154,5 +220,7 @@ class RelationHeads:
 
 @lru_cache
 def get_relation_heads() -> RelationHeads:
-    """The shared model, loaded once per process."""
-    return RelationHeads(get_settings().weights_dir / WEIGHTS_FILE)
+    """The shared model, loaded once per process, with the key/value-sharing layers when they are there."""
+    weights_dir = get_settings().weights_dir
+    shared = weights_dir / SHARED_FILE
+    return RelationHeads(weights_dir / WEIGHTS_FILE, shared if shared.is_file() else None)

@@ -8,7 +8,7 @@ from app.answers import JSON, PACKED, PACKED_RELATIVE_ERROR, PACKED_SMALLEST, an
 from app.core.diagnostics import future_share
 from app.deps import DEFAULT_SENTENCE, CacheDep, RelationHeadsDep, Sentence, sentence_query
 from app.errors import refusal_doc
-from app.models.heads import VALID_HEADS, RelationAttention
+from app.models.heads import VALID_HEADS, RelationAttention, kv_head_of
 from app.models.relations import D_MODEL
 from app.offload import remembered
 from app.schemas import AttentionResponse, MaskName
@@ -36,6 +36,14 @@ answers the same facts in fewer bytes (`{PACKED}`): at 64 words × 12 heads 169 
 - then the weights, row-major in that shape, three bytes each: the top three bytes of the little-endian
   float32, rounded to nearest. Put a zero byte below each three to read them as float32.
 
+`kv_heads` = g serves the layer whose h query heads share g key/value heads (grouped-query attention;
+g = 1 is multi-query): W_K and W_V are 24 × g·(24/h) instead of 24 × 24, and query head i reads key/value
+head i // (h/g). Left out, or g = h, it is the ordinary layer, and an answer without it is what it always
+was. Every g that divides h was trained for h = 2, 3, 4, 6, 8 and 12 (h = 1 has nothing to share); at
+h = 24 only g = 24. With `kv_heads` given the answer adds `kv_heads` and `kv_head_of` (the key/value head
+each query head reads), in both forms. A g that does not divide h, or one not trained, is a 422 naming the
+values there are.
+
 A packed weight is within {PACKED_RELATIVE_ERROR:g} of its float64, relatively (below 1.2e-38, within
 {PACKED_SMALLEST:.2g}):
 an exact 0 stays 0, equal weights (the ×0 mask's future) stay equal, no positive weight
@@ -49,7 +57,10 @@ becomes 0, and every row sums to 1 within {PACKED_RELATIVE_ERROR:g}. Every other
     description=DESCRIPTION,
     responses={
         200: {"content": {PACKED: {"schema": {"type": "string", "format": "binary"}}}},
-        422: refusal_doc("no words or too many, a `heads` that does not divide d_model, a bad `mask`"),
+        422: refusal_doc(
+            "no words or too many, a `heads` that does not divide d_model, a `kv_heads` that does not divide "
+            "`heads` or was not trained for it, a bad `mask`"
+        ),
     },
 )
 async def attention(
@@ -60,6 +71,10 @@ async def attention(
         int,
         Query(description="how many heads d_model is sliced into", json_schema_extra={"enum": VALID_HEADS}),
     ] = 3,
+    kv_heads: Annotated[
+        int | None,
+        Query(description="how many key/value heads the query heads share (g divides h); left out: h"),
+    ] = None,
     mask: MaskName = "none",
     trained: bool = True,
     format: Annotated[
@@ -67,23 +82,29 @@ async def attention(
     ] = "json",
 ) -> Response:
     def compute() -> bytes:  # written once, then kept as bytes
-        result = model.attend(sentence.words, heads=heads, mask=mask, trained=trained)
+        result = model.attend(sentence.words, heads=heads, mask=mask, trained=trained, kv_heads=kv_heads)
         if format == "packed":
-            head = attention_answer(result, heads, mask, trained, weights=False)
+            head = attention_answer(result, heads, mask, trained, weights=False, kv_heads=kv_heads)
             return packed(head, "weights", result.weights)
-        return json_bytes(attention_answer(result, heads, mask, trained))
+        return json_bytes(attention_answer(result, heads, mask, trained, kv_heads=kv_heads))
 
     # The answer depends on the words alone: "the river bank." and "the  river bank" are one entry.
-    key = ("attention", tuple(sentence.words), heads, mask, trained, format)
+    key = ("attention", tuple(sentence.words), heads, kv_heads, mask, trained, format)
     estimate = cost_ms(len(sentence.words), heads)
     return answer(await remembered(cache, key, compute, estimate), PACKED if format == "packed" else JSON)
 
 
 def attention_answer(
-    result: RelationAttention, heads: int, mask: MaskName, trained: bool, weights: bool = True
+    result: RelationAttention,
+    heads: int,
+    mask: MaskName,
+    trained: bool,
+    weights: bool = True,
+    kv_heads: int | None = None,
 ) -> dict[str, Any]:
     """The layer's answer as /api/attention states it, in the order AttentionResponse lists the fields;
-    without `weights` for the packed form, which sends them after it."""
+    without `weights` for the packed form, which sends them after it. `kv_heads` and `kv_head_of` are there
+    only when the request named `kv_heads`, so that an answer without it is unchanged."""
     relations = [
         {
             "name": fit.name,
@@ -104,6 +125,7 @@ def attention_answer(
         "d_model": D_MODEL,
         "heads": heads,
         "valid_heads": VALID_HEADS,
+        **({"kv_heads": kv_heads, "kv_head_of": kv_head_of(heads, kv_heads)} if kv_heads is not None else {}),
         "mask": mask,
         "trained": trained,
         **({"weights": result.weights} if weights else {}),

@@ -1,8 +1,13 @@
 """/api/attention: the contract of PRODUCT.md, checked on content, and every 422."""
 
+import json
+
 import numpy as np
+import orjson
 import pytest
 from fastapi.testclient import TestClient
+
+from app.answers import json_bytes
 
 DEFAULT = "the river bank was steep"
 
@@ -187,3 +192,72 @@ def test_malformed_parameters_get_a_422_naming_the_field(
     response = client.get("/api/attention", params=params)
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["query", field]
+
+
+# ---- kv_heads: query heads sharing key/value heads ------------------------------------------------------
+
+
+def test_without_kv_heads_the_answer_is_unchanged(client: TestClient) -> None:
+    """No `kv_heads`: the fields the answer always had, in their order, and nothing else. With kv_heads = h
+    the same answer, byte for byte once its two added fields are taken out, in both forms."""
+    fields = ["tokens", "known", "d_model", "heads", "valid_heads", "mask", "trained", "weights"]
+    fields += ["future_leak", "future_shares", "row_future_shares", "relations"]
+    for heads in (3, 12):
+        plain = client.get("/api/attention", params={"heads": heads})
+        named = client.get("/api/attention", params={"heads": heads, "kv_heads": heads})
+        body = named.json()
+        assert list(plain.json()) == fields
+        assert (body["kv_heads"], body["kv_head_of"]) == (heads, list(range(heads)))
+        assert list(body) == fields[:5] + ["kv_heads", "kv_head_of"] + fields[5:]
+        without = {
+            k: v for k, v in orjson.loads(named.content).items() if k not in ("kv_heads", "kv_head_of")
+        }
+        assert json_bytes(without) == plain.content
+        packed_plain = client.get("/api/attention", params={"heads": heads, "format": "packed"}).content
+        packed_named = client.get(
+            "/api/attention", params={"heads": heads, "kv_heads": heads, "format": "packed"}
+        )
+        assert packed_named.content.endswith(packed_plain[-heads * 25 * 3 :])  # the same weights, packed
+
+
+@pytest.mark.parametrize(("heads", "kv_heads"), [(3, 1), (12, 4), (12, 1), (6, 2)])
+def test_shared_key_value_heads_are_served_and_named(client: TestClient, heads: int, kv_heads: int) -> None:
+    body = get(client, sentence="the bat flew out of the cave", heads=heads, kv_heads=kv_heads)
+    assert (body["heads"], body["kv_heads"]) == (heads, kv_heads)
+    assert body["kv_head_of"] == [i // (heads // kv_heads) for i in range(heads)]
+    weights = np.array(body["weights"])
+    assert weights.shape == (heads, 7, 7)
+    np.testing.assert_allclose(weights.sum(-1), 1.0, atol=1e-9)
+    unshared = np.array(get(client, sentence="the bat flew out of the cave", heads=heads)["weights"])
+    assert not np.allclose(weights, unshared)  # another layer, and not a cached answer for another g
+    for relation in body["relations"]:
+        rows, cols = np.array(relation["targets"]).T
+        assert relation["head_scores"] == pytest.approx(weights[:, rows, cols].mean(axis=1).tolist())
+    raw = client.get(
+        "/api/attention", params={"heads": heads, "kv_heads": kv_heads, "format": "packed"}
+    ).content
+    head = json.loads(raw[4 : 4 + int.from_bytes(raw[:4], "little")])
+    assert (head["kv_heads"], head["kv_head_of"]) == (kv_heads, body["kv_head_of"])
+
+
+@pytest.mark.parametrize(
+    ("params", "detail"),
+    [
+        ({"heads": 12, "kv_heads": 5}, "kv_heads must divide heads = 12: one of 1, 2, 3, 4, 6, 12 (got 5)"),
+        ({"kv_heads": 0}, "kv_heads must divide heads = 3: one of 1, 3 (got 0)"),
+        ({"heads": 4, "kv_heads": 8}, "kv_heads must divide heads = 4: one of 1, 2, 4 (got 8)"),
+        ({"heads": 24, "kv_heads": 6}, "kv_heads = 6 was not trained for heads = 24: one of 24"),
+    ],
+)
+def test_a_kv_heads_that_does_not_divide_heads_gets_a_422(
+    client: TestClient, params: dict, detail: str
+) -> None:
+    response = client.get("/api/attention", params=params)
+    assert response.status_code == 422
+    assert response.json() == {"detail": detail}
+
+
+def test_a_malformed_kv_heads_gets_a_422_naming_the_field(client: TestClient) -> None:
+    response = client.get("/api/attention", params={"kv_heads": "two"})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["query", "kv_heads"]
