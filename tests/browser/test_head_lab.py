@@ -1,4 +1,4 @@
-"""Figures 2 and 3, the accounting and the head lab, driven in Chromium through their accessible names."""
+"""Figures 2 and 4, the accounting and the head lab, driven in Chromium through their accessible names."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 
 
 def open_lab(page: Page, query: str = "") -> Locator:
-    """Open figure 3 (its own page, with `query`) and wait for its first answer."""
+    """Open figure 4 (its own page, with `query`) and wait for its first answer."""
     figure = open_figure(page, "head-lab", query)
     expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_visible()
     return figure
@@ -51,7 +51,7 @@ def cell(figure: Locator, name: str) -> Locator:
     return figure.get_by_role("textbox", name=name, exact=True)
 
 
-# ---- figure 3: the head lab --------------------------------------------------------------------------------
+# ---- figure 4: the head lab --------------------------------------------------------------------------------
 
 
 def test_the_journey_preset_shows_both_heads_reading_journey(watched_page) -> None:
@@ -392,6 +392,94 @@ def test_the_accounting_reads_its_state_from_the_url(watched_page) -> None:
     assert read_table(figure) == expected_table(768, 12, 3)
     figure = open_figure(page, "accounting", "?acct_d=768&acct_h=5")  # 5 does not divide 768: back to 8
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "8 heads")
+
+
+def kv_cells(figure: Locator, row: str) -> list[str]:
+    """One row of the key/value cache table as shown: per token, at 4k, 32k and 128k tokens, the saving."""
+    keys = ["perToken", "context.0", "context.1", "context.2", "saving"]
+    return [figure.locator(f'[data-kv="{row}.{key}"]').inner_text() for key in keys]
+
+
+def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watched_page) -> None:
+    page, watch = watched_page
+    figure = open_accounting(page)
+    model = figure.get_by_role("combobox", name="Model", exact=True)
+    config = figure.get_by_role("textbox", name="config.json")
+    # What the box holds is said in the status it names as its description.
+    status = figure.get_by_role("status").and_(figure.locator(f"#{config.get_attribute('aria-describedby')}"))
+    expect(model).to_have_value("llama-3-8b")  # the default
+    expect(
+        figure.get_by_role(
+            "table", name="The key/value cache of Llama 3 8B: all 32 layers, bfloat16, one sequence"
+        )
+    ).to_be_visible()
+    expect(status).to_contain_text("32 query heads of width 128 share 8 key/value heads")
+    # 2 · 8 · 128 elements · 32 layers · 2 bytes = 131,072 bytes a token; 512 MiB at 4,096 tokens.
+    assert kv_cells(figure, "model") == ["128 KiB", "512 MiB", "4 GiB", "16 GiB", "4×"]
+    assert kv_cells(figure, "mha") == ["512 KiB", "2 GiB", "16 GiB", "64 GiB", "1×"]
+    expect(figure.locator('[data-kv="weights.model.w_k"]')).to_have_text("4,194,304")  # 4,096 × 8 · 128
+
+    # From the keyboard: the next preset down the list is Mistral 7B, the same shape.
+    model.focus()
+    page.keyboard.press("ArrowDown")
+    expect(model).to_have_value("mistral-7b")
+    expect(figure.locator("[data-part=kv-source]")).to_contain_text("sliding_window is 4,096")
+    model.select_option(label="DeepSeek-V2")
+    expect(config).to_have_value(re.compile(r'"kv_lora_rank": 512'))
+    figure.get_by_role("combobox", name="Cache dtype").select_option("float32")
+    figure.get_by_role("spinbutton", name="Batch").fill("2")
+    # (512 + 64) · 60 layers · 4 bytes = 138,240 bytes a token; × 4,096 tokens × 2 sequences = 1,080 MiB.
+    expect(figure.locator('[data-kv="model.perTokenBytes"]')).to_have_text("138,240 bytes")
+    assert kv_cells(figure, "model") == ["135 KiB", "1.05 GiB", "8.44 GiB", "33.8 GiB", "71.1×"]
+    assert query_params(page) == {"kv_model": "deepseek-v2", "kv_dtype": "float32", "kv_batch": "2"}
+
+    # A pasted config (Falcon's older spelling): the select says it is the reader's own.
+    config.fill('{"hidden_size": 4544, "n_head": 71, "n_layer": 32, "multi_query": true}')
+    expect(model).to_have_value("config")
+    expect(status).to_contain_text(
+        "multi-query attention (MQA): 71 query heads of width 64 share 1 key/value head"
+    )
+    assert kv_cells(figure, "model")[0] == "16 KiB"  # 2 · 64 · 32 layers · 4 bytes
+    assert kv_cells(figure, "model")[4] == "71×"
+    assert "kv_model" not in query_params(page)
+
+    # What is wrong is said under the box, naming the field, and the tables dim; the server is not asked.
+    requests_before = len(watch.api_requests)
+    config.fill(
+        '{"hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 5, "num_hidden_layers": 2}'
+    )
+    expect(config).to_have_attribute("aria-invalid", "true")
+    expect(status).to_have_text(
+        re.compile(r"^num_attention_heads \(32\) is not a multiple of num_key_value_heads \(5\)")
+    )
+    expect(figure.locator("[data-part=kv-results]")).to_have_class(re.compile("is-stale"))
+    assert kv_cells(figure, "model")[0] == "16 KiB"  # the last config read, dimmed
+    config.fill('{"hidden_size": 4096,')
+    expect(status).to_contain_text("config.json is not valid JSON")
+    assert len(watch.api_requests) == requests_before
+    model.select_option(label="Llama 2 7B")
+    expect(config).to_have_attribute("aria-invalid", "false")
+    expect(figure.locator("[data-part=kv-results]")).not_to_have_class(re.compile("is-stale"))
+    assert kv_cells(figure, "model") == [
+        "1 MiB",
+        "8 GiB",
+        "64 GiB",
+        "256 GiB",
+        "1×",
+    ]  # MHA, float32, 2 sequences
+
+
+def test_the_kv_cache_reads_its_state_from_the_url(watched_page) -> None:
+    page, _ = watched_page
+    figure = open_accounting(page, "?kv_model=falcon-7b&kv_dtype=fp8&kv_batch=4")
+    expect(figure.get_by_role("combobox", name="Model", exact=True)).to_have_value("falcon-7b")
+    expect(figure.get_by_role("combobox", name="Cache dtype")).to_have_value("fp8")
+    expect(figure.get_by_role("spinbutton", name="Batch")).to_have_value("4")
+    # 2 · 64 · 32 layers · 1 byte = 4 KiB a token; × 4,096 tokens × 4 sequences = 64 MiB.
+    assert kv_cells(figure, "model") == ["4 KiB", "64 MiB", "512 MiB", "2 GiB", "71×"]
+    figure = open_accounting(page, "?kv_model=gpt-5&kv_batch=0")  # neither is valid: the defaults
+    expect(figure.get_by_role("combobox", name="Model", exact=True)).to_have_value("llama-3-8b")
+    expect(figure.get_by_role("spinbutton", name="Batch")).to_have_value("1")
 
 
 def test_accounting_fits_a_phone(phone_page) -> None:

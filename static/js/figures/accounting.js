@@ -1,7 +1,27 @@
 // Figure 2, the accounting: weights and multiply-adds of h heads of width d_model / h next to one head of width
 // d_model, kept live as the controls move. The server renders the table (app/core/accounting.py); this module
 // only rewrites its numbers, with the same formulas (tests/browser/test_head_lab.py checks they agree).
+// Below it, the key/value cache of a real model (a preset or a pasted config.json) against the multi-head
+// attention it would otherwise need: counted in the browser by lib/kv-cache.js, written here (KvCache).
 
+import {
+  CONTEXTS,
+  DEFAULT_PRESET,
+  DTYPES,
+  KIND_NAMES,
+  LIMITS,
+  MAX_BATCH,
+  PRESETS,
+  cacheTable,
+  describeAttention,
+  humanBytes,
+  layerWeights,
+  mhaOf,
+  presetText,
+  ratioText,
+  tryReadConfig,
+  weightsHow,
+} from "../lib/kv-cache.js";
 import { parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
 
@@ -142,10 +162,226 @@ export class Accounting extends Widget {
   }
 }
 
+// ---- the key/value cache ----------------------------------------------------------------------------------
+
+const YOUR_CONFIG = "config"; // the Model select's value for the reader's own config.json
+const WEIGHT_ROWS = ["w_q", "w_k", "w_v", "w_o"];
+const plural = (n, one, many) => `${grouped(n)} ${n === 1 ? one : many}`;
+
+/**
+ * The key/value cache section: a Model select (the presets and "Your config.json"), the config.json textbox,
+ * a Cache dtype select and a Batch box. Choosing a preset writes its config into the textbox; editing the text
+ * makes it the reader's own. Whatever the textbox holds is read on every change: when it can be read, both
+ * tables are rewritten; when it cannot, the status under the box names the field and the tables keep the last
+ * model read, dimmed. The URL holds the preset, the dtype and the batch (never the pasted text).
+ */
+export class KvCache extends Widget {
+  constructor(figure, pageData = {}) {
+    super(figure, pageData, {
+      name: "accounting-kv",
+      schema: {
+        // null: the reader's own config.json, which the URL does not carry (a link opens the default preset).
+        model: { param: "kv_model", fallback: DEFAULT_PRESET, parse: parse.choice(Object.keys(PRESETS)) },
+        dtype: { param: "kv_dtype", fallback: "bfloat16", parse: parse.choice(Object.keys(DTYPES)) },
+        batch: { param: "kv_batch", fallback: 1, parse: parse.integer(1, MAX_BATCH) },
+      },
+      parts: [
+        "kv-model",
+        "kv-config",
+        "kv-status",
+        "kv-dtype",
+        "kv-batch",
+        "kv-results",
+        "kv-cache-caption",
+        "kv-weights-caption",
+        "kv-verdict",
+        "kv-source",
+        "kv-limits",
+      ],
+      staleOn: "kv-results",
+    });
+    this.attention = null; // the attention shape the tables show: the last config that could be read
+  }
+
+  start() {
+    const { kvModel, kvConfig, kvDtype, kvBatch } = this.el;
+    const option = (value, label) => new Option(label, value);
+    kvModel.replaceChildren(
+      ...Object.entries(PRESETS).map(([key, preset]) => option(key, preset.label)),
+      option(YOUR_CONFIG, "Your config.json"),
+    );
+    kvDtype.replaceChildren(
+      ...Object.entries(DTYPES).map(([name, bytes]) => option(name, `${name} (${plural(bytes, "byte", "bytes")})`)),
+    );
+    kvConfig.value = presetText(this.state.model);
+    this.el.kvLimits.textContent =
+      `A config may give hidden_size up to ${grouped(LIMITS.hidden_size)}, at most ` +
+      `${grouped(LIMITS.num_attention_heads)} heads, ${grouped(LIMITS.num_hidden_layers)} layers and heads ` +
+      `${grouped(LIMITS.head_dim)} wide.`;
+
+    kvModel.addEventListener("change", () => {
+      if (kvModel.value === YOUR_CONFIG) return this.update({ model: null });
+      kvConfig.value = presetText(kvModel.value);
+      this.update({ model: kvModel.value });
+    });
+    kvConfig.addEventListener("input", () => this.update({ model: null }));
+    kvDtype.addEventListener("change", () => this.update({ dtype: kvDtype.value }));
+    kvBatch.addEventListener("input", () => {
+      const batch = this.schema.batch.parse(kvBatch.value);
+      kvBatch.setAttribute("aria-invalid", String(batch === undefined));
+      if (batch !== undefined) this.update({ batch });
+    });
+    this.show();
+  }
+
+  update(patch) {
+    this.setState(patch);
+    this.show();
+  }
+
+  /** The model's name as the captions say it. */
+  get modelName() {
+    return this.state.model ? PRESETS[this.state.model].label : "your model";
+  }
+
+  /** Read the textbox; say what was read or what is wrong with it; redraw the tables from what was read. */
+  show() {
+    const { model, dtype, batch } = this.state;
+    const { kvModel, kvConfig, kvStatus, kvDtype, kvBatch } = this.el;
+    kvModel.value = model ?? YOUR_CONFIG;
+    kvDtype.value = dtype;
+    if (document.activeElement !== kvBatch) kvBatch.value = String(batch);
+
+    const read = tryReadConfig(kvConfig.value);
+    kvConfig.setAttribute("aria-invalid", String(Boolean(read.error)));
+    kvStatus.classList.toggle("is-error", Boolean(read.error));
+    if (read.error) {
+      kvStatus.dataset.field = read.error.field;
+      kvStatus.textContent = read.error.message;
+      this.setStale(true);
+      return;
+    }
+    delete kvStatus.dataset.field;
+    kvStatus.textContent = `Read: ${describeAttention(read.attention)}`;
+    this.setStale(false);
+    this.attention = read.attention;
+    this.drawCache();
+    this.drawWeights();
+    this.drawSource();
+  }
+
+  /** Write `text` into the element marked data-kv=`key`. */
+  put(key, text) {
+    const el = this.figure.querySelector(`[data-kv="${key}"]`);
+    if (el) el.textContent = text;
+  }
+
+  drawCache() {
+    const { dtype, batch } = this.state;
+    const a = this.attention;
+    const table = cacheTable(a, { dtype, batch });
+    const sequences = batch === 1 ? "one sequence" : `a batch of ${grouped(batch)} sequences`;
+    this.el.kvCacheCaption.textContent =
+      `The key/value cache of ${this.modelName}: all ${plural(a.layers, "layer", "layers")}, ${dtype}, ` +
+      `${sequences}`;
+    CONTEXTS.forEach((tokens, i) => this.put(`context.${i}`, `${grouped(tokens)} tokens`));
+    const names = { model: `${a.kind}, this model`, mha: "MHA, no sharing" };
+    for (const row of ["model", "mha"]) {
+      const line = table[row];
+      this.put(`${row}.name`, names[row]);
+      this.put(`${row}.how`, `${line.how} = ${grouped(line.elements)} a layer`);
+      this.put(`${row}.perToken`, humanBytes(line.perToken));
+      this.put(`${row}.perTokenBytes`, plural(line.perToken, "byte", "bytes"));
+      line.contexts.forEach((bytes, i) => this.put(`${row}.context.${i}`, humanBytes(bytes)));
+    }
+    this.put("model.saving", ratioText(table.saving));
+    this.put("mha.saving", ratioText(1));
+
+    const longest = CONTEXTS.length - 1;
+    const at = `At ${grouped(CONTEXTS[longest])} tokens${batch === 1 ? "" : ` for ${grouped(batch)} sequences`}`;
+    const own = humanBytes(table.model.contexts[longest]);
+    const mha = humanBytes(table.mha.contexts[longest]);
+    let why;
+    if (a.kind === "MHA") {
+      why =
+        `${this.modelName} is ${KIND_NAMES.MHA}: every query head keeps its own keys and values, so nothing ` +
+        "is saved.";
+    } else if (a.mla) {
+      why =
+        `its latent of ${grouped(a.mla.kvRank)} and rotary key of ${grouped(a.mla.ropeDim)} a layer stand in for ` +
+        `${plural(a.heads, "head's", "heads'")} keys and values, ${ratioText(table.saving)} less.`;
+    } else {
+      why =
+        `its ${plural(a.kvHeads, "key/value head", "key/value heads")} for ` +
+        `${plural(a.heads, "query head", "query heads")} cache ${ratioText(table.saving)} less.`;
+    }
+    this.el.kvVerdict.textContent =
+      a.kind === "MHA"
+        ? `${at}, the cache takes ${own} in ${dtype}. ${why}`
+        : `${at}, ${this.modelName}'s cache takes ${own} in ${dtype}, against ${mha} for ${KIND_NAMES.MHA}: ${why}`;
+  }
+
+  drawWeights() {
+    const a = this.attention;
+    const sides = { model: layerWeights(a), mha: layerWeights(mhaOf(a)) };
+    this.el.kvWeightsCaption.textContent = `Weights of one attention layer of ${this.modelName} (biases left out)`;
+    this.put("weights.model.title", `${a.kind}, this model`);
+    this.put("weights.mha.title", "MHA, no sharing");
+    for (const [side, weights] of Object.entries(sides)) {
+      for (const row of WEIGHT_ROWS) {
+        this.put(`weights.${side}.${row}`, grouped(weights[row].count));
+        this.put(`weights.${side}.${row}.how`, weightsHow(weights[row]));
+      }
+      this.put(`weights.${side}.total`, grouped(weights.total));
+    }
+  }
+
+  /** Where the numbers come from, and what the table does not count. */
+  drawSource() {
+    const { model } = this.state;
+    const a = this.attention;
+    const from = model
+      ? `${PRESETS[model].label}'s numbers are those of its published config.json (${PRESETS[model].source} on ` +
+        "the Hugging Face Hub)."
+      : "The numbers are those of the config.json in the box.";
+    const rolling = a.slidingWindow
+      ? ` Its sliding_window is ${grouped(a.slidingWindow)}: a model that attends no further back can keep a ` +
+        `rolling cache of ${grouped(a.slidingWindow)} tokens; the table counts the whole context.`
+      : "";
+    this.el.kvSource.textContent = from + rolling;
+  }
+
+  /** The numbers behind the view for the figure's exports, or none before a config was read. */
+  exportMatrices() {
+    const a = this.attention;
+    if (!a) return [];
+    const { dtype, batch } = this.state;
+    const table = cacheTable(a, { dtype, batch });
+    const weights = [layerWeights(a), layerWeights(mhaOf(a))];
+    const columns = [`${a.kind}, this model`, "MHA, no sharing"];
+    return [
+      {
+        name: `Key/value cache of ${this.modelName} in bytes (${dtype}, batch ${batch})`,
+        rows: [`${a.kind}, this model`, "MHA, no sharing"],
+        columns: ["per token", ...CONTEXTS.map((t) => `${t} tokens`)],
+        values: [table.model, table.mha].map((line) => [line.perToken, ...line.contexts]),
+      },
+      {
+        name: `Weights of one attention layer of ${this.modelName}`,
+        rows: [...WEIGHT_ROWS, "total"],
+        columns,
+        values: [...WEIGHT_ROWS.map((row) => weights.map((w) => w[row].count)), weights.map((w) => w.total)],
+      },
+    ];
+  }
+}
+
 /** Entry point used by main.js. */
 export function start(figure, pageData) {
   const widget = new Accounting(figure, pageData);
   widget.start();
+  const kv = new KvCache(figure, pageData);
+  kv.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
   figure.exportData = () => {
     const { d, h, n } = widget.state;
@@ -154,7 +390,8 @@ export function start(figure, pageData) {
     const values = [...keys.map(([g, k]) => costs.map((c) => c[g][k][0])), costs.map((c) => c.exps[0])];
     const rows = [...keys.map(([g, k]) => `${g} ${k}`), "softmax exponentials"];
     const columns = [`${h} heads of width ${d / h}`, `1 head of width ${d}`];
-    return { d_model: d, heads: h, n, matrices: [{ name: `Costs for n = ${n} tokens`, rows, columns, values }] };
+    const matrices = [{ name: `Costs for n = ${n} tokens`, rows, columns, values }, ...kv.exportMatrices()];
+    return { d_model: d, heads: h, n, kv_model: kv.state.model ?? YOUR_CONFIG, matrices };
   };
   return widget;
 }
