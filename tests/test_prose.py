@@ -81,7 +81,7 @@ def test_section_one_reports_own_pair_scores(article: str) -> None:
     assert shared > 0 and one["own"]["best_score"]["meaning"] < one["best_score"]["meaning"]
 
 
-def test_section_nine_says_which_inputs_ignore_order(article: str) -> None:
+def test_the_order_section_says_which_inputs_ignore_order(article: str) -> None:
     """Reversed, "dog bites man" attends the same only without the order-dependent inputs; the sentence says
     so, and names the parser's subject and verb marks, which break it without any position code."""
     model = get_relation_heads()

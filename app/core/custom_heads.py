@@ -1,4 +1,4 @@
-"""Attention over a reader's own matrices (figure 3, the head lab): shape checks that name the field, every
+"""Attention over a reader's own matrices (figure 4, the head lab): shape checks that name the field, every
 stage of every head, what the heads cost in weights, and how far head 2's context vectors are from head 1's.
 
 The maths itself is app.core.attention.attention_per_head; this module turns nested lists from a reader into

@@ -1,4 +1,4 @@
-"""The little language of figure 6: its words by class, and a parser that checks a sentence.
+"""The little language of figure 7: its words by class, and a parser that checks a sentence.
 
 Sentences are a noun phrase, then a verb phrase:
 

@@ -1,4 +1,4 @@
-"""Figure 9, order: figure 1's trained layer with and without its position code, and the permutation check.
+"""Figure 10, order: figure 1's trained layer with and without its position code, and the permutation check.
 
 Self-attention compares every word with every word; nothing in softmax(QKᵀ/√d_k) knows where a word sits. So
 without positional information, shuffling the words shuffles the attention the same way and changes nothing

@@ -34,7 +34,7 @@ last decimal off; 3.5 times faster at 5 words, 2.8 at 32. How:
 
 ``relation_scores`` puts the model next to figure 1: the same rules (``app.models.relations.analyse``) name
 which word should attend to which, and every head of every layer gets a score per relation, twice: on the
-attention as the model gives it, [CLS] and [SEP] kept (what figure 10 draws by default), and with the two
+attention as the model gives it, [CLS] and [SEP] kept (what figure 11 draws by default), and with the two
 markers left out and every row renormalised (what it draws with "Hide [CLS] and [SEP]").
 """
 

@@ -134,7 +134,7 @@ class Token:
 
     ``pos`` is the word's own part of speech: the lexicon's, or for an unknown word the guess from its
     ending. It depends on the word alone, and it is what ``features`` feeds the layer, so that without the
-    position and subject/verb columns a word's input is the same wherever it stands (figure 9 relies on
+    position and subject/verb columns a word's input is the same wherever it stands (figure 10 relies on
     that). ``tag`` is the part of speech the rules settled on in this sentence from the neighbours ("park"
     after "the" is a noun; "glorpy" before a noun an adjective); the grammar relation is read from it.
     """

@@ -1,10 +1,10 @@
-"""Figure 6's tiny language models, run in numpy: the same network trained with three different masks.
+"""Figure 7's tiny language models, run in numpy: the same network trained with three different masks.
 
 A word-level decoder: token and position embeddings, two pre-norm blocks of masked multi-head
 self-attention and a ReLU feed-forward layer, a final layer norm, and the token embedding reused as the
 output layer. The three models differ only in the mask their attention used in training (and uses here):
 ``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug) and ``none``. A pass may
-apply another mask to the same trained weights (``forward(ids, mask=...)``): figure 5 runs the ``neg_inf``
+apply another mask to the same trained weights (``forward(ids, mask=...)``): figure 6 runs the ``neg_inf``
 model, a real decoder, under each of the three masks.
 
 Weights come from ``training/train_lm.py``; see ``app/weights/README.md``.
@@ -36,7 +36,7 @@ MAX_POSITIONS = 16
 # A sentence for the three models: their 14 words fit in far fewer characters; the page's Sentence box and
 # GET /api/lm/attention both read this one number.
 MAX_SENTENCE_CHARS = 200
-# A sentence of the models' grammar: what figure 5 and GET /api/lm/attention start with.
+# A sentence of the models' grammar: what figure 6 and GET /api/lm/attention start with.
 DEFAULT_SENTENCE = "the old fox chased the goose"
 VOCABULARY_NAME = "the models' vocabulary"
 LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
@@ -83,7 +83,7 @@ class TinyLM:
         """Run the network over token ids, BOS first, at most MAX_POSITIONS long.
 
         ``mask`` is the mask every layer's attention applies: by default the one the model was trained
-        with; another one runs the same trained weights with that mask instead (figure 5).
+        with; another one runs the same trained weights with that mask instead (figure 6).
         """
         mask = self.mask if mask is None else mask
         p = self.params

@@ -1,4 +1,4 @@
-"""Figure 4's translator, run in numpy: an encoder-decoder Transformer that writes French one token at a time.
+"""Figure 5's translator, run in numpy: an encoder-decoder Transformer that writes French one token at a time.
 
 The network is the one of Vaswani et al. (2017), small and pre-norm:
 

@@ -1,4 +1,4 @@
-"""Figure 3's endpoint, the head lab: every stage of multi-head attention over the reader's own matrices."""
+"""Figure 4's endpoint, the head lab: every stage of multi-head attention over the reader's own matrices."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figure 6's endpoints: the three tiny language models' records, live generations, attention maps, and their
+"""Figure 7's endpoints: the three tiny language models' records, live generations, attention maps, and their
 next-word predictions read two ways (the sentence in the input, or only the words so far)."""
 
 from typing import Annotated
@@ -10,6 +10,7 @@ from app.answers import answer, json_bytes
 from app.core.diagnostics import future_leak, future_share
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
+from app.figures import number
 from app.models.lm_grammar import fits, grammatical
 from app.models.tiny_lm import (
     DEFAULT_SENTENCE,
@@ -87,13 +88,13 @@ async def attention(
     mask: Annotated[
         MaskName | None,
         Query(
-            description="the mask every layer applies in this pass: none, neg_inf or zero; by default "
-            "the one the model was trained with (figure 5 runs the neg_inf model under each)"
+            description="the mask every layer applies in this pass: none, neg_inf or zero; by default the "
+            f"one the model was trained with (figure {number('mask-lab')} runs the neg_inf model under each)"
         ),
     ] = None,
 ) -> Response:
     """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
-    the mask's fingerprint (figure 6), and what a mask does to a trained decoder (figure 5)."""
+    the mask's fingerprint (figure 7), and what a mask does to a trained decoder (figure 6)."""
     return answer(await computed(lambda: lm_attention(models, sentence, model, mask)))
 
 

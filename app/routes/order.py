@@ -1,4 +1,4 @@
-"""Figure 9's endpoint: is self-attention the same after shuffling the words? Only without positions."""
+"""Figure 10's endpoint: is self-attention the same after shuffling the words? Only without positions."""
 
 import re
 from typing import Annotated, Any

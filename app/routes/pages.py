@@ -17,6 +17,7 @@ from app.core.accounting import head_accounting
 from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
 from app.errors import json_refusal_doc
+from app.figures import BY_SLUG, NUMBERS, number, present
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
 from app.models.lm_grammar import CLASSES as LM_WORD_CLASSES
@@ -26,6 +27,7 @@ from app.models.tiny_lm import MAX_POSITIONS as LM_MAX_POSITIONS
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 
 router = APIRouter(tags=["pages"])
+SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it
 
 
 def _formula(name: str) -> Markup:
@@ -36,7 +38,13 @@ def _formula(name: str) -> Markup:
 @lru_cache
 def get_templates() -> Jinja2Templates:
     templates = Jinja2Templates(directory=get_settings().templates_dir)
-    templates.env.globals.update(formula=_formula, head_accounting=head_accounting, records=RECORDS)
+    templates.env.globals.update(
+        formula=_formula,
+        head_accounting=head_accounting,
+        records=RECORDS,
+        fig=number,
+        shown_figures=lambda: figure_names(get_settings().templates_dir),
+    )
     return templates
 
 
@@ -46,17 +54,48 @@ def _read_curve(path: Path, mtime_ns: int) -> dict[str, Any]:
     return data
 
 
-def capacity_curve() -> dict[str, Any] | None:
-    """Training loss and held-out relation scores per head count, written by the training command.
-
-    None while the file does not exist (the page then leaves the capacity curve out); re-read when it changes.
-    """
-    path = get_settings().weights_dir / "relations_curve.json"
+def stored_record(name: str) -> dict[str, Any] | None:
+    """The training record app/weights/``name``, or None while the file does not exist (the page then leaves
+    out what it would show); re-read when it changes."""
+    path = get_settings().weights_dir / name
     try:
         mtime_ns = path.stat().st_mtime_ns
     except FileNotFoundError:
         return None
     return _read_curve(path, mtime_ns)
+
+
+def capacity_curve() -> dict[str, Any] | None:
+    """Training loss and held-out relation scores per head count, written by the training command."""
+    return stored_record("relations_curve.json")
+
+
+def sharing_record() -> dict[str, Any] | None:
+    """What the sharing figure draws from the record of ``python -m training.train_sharing``: per h query
+    heads, per g key/value heads (g = h included, from figure 1's own record), the final training loss, each
+    relation's best held-out score and the projections' sizes. None without the record."""
+    record = stored_record(SHARING_RECORD)
+    if record is None:
+        return None
+    by_heads: dict[int, list[dict[str, Any]]] = {}
+    for layer in record["layers"]:
+        by_heads.setdefault(layer["heads"], []).append(
+            {
+                "kv_heads": layer["kv_heads"],
+                "final_loss": layer["final_loss"],
+                "relations": layer["heldout"]["best_score"],
+                "parameters": layer["parameters"],
+            }
+        )
+    return {
+        "d_model": record["d_model"],
+        "command": "python -m training.train_sharing",
+        "heads": [
+            {"heads": h, "groups": sorted(groups, key=lambda g: g["kv_heads"])}
+            for h, groups in sorted(by_heads.items())
+            if len(groups) > 1
+        ],
+    }
 
 
 @lru_cache(maxsize=1)
@@ -80,21 +119,28 @@ def ambiguous_words() -> list[dict[str, Any]]:
 # weights.
 RECORDS: tuple[dict[str, str], ...] = (
     {
-        "shown_in": "Section 1 and figure 1",
+        "shown_in": f"Section 1 and figure {number('heads-dial')}",
         "holds": "held-out relation scores per head count, the training loss per head count (the capacity "
         "curve), how differently the heads look before and after training",
         "file": "relations_curve.json",
         "command": "training.train_relations",
     },
     {
-        "shown_in": "Figure 4",
+        "shown_in": f"Figure {number('sharing')}",
+        "holds": "per number of query heads and of key/value heads they share: the training loss and each "
+        "relation's best held-out score",
+        "file": SHARING_RECORD,
+        "command": "training.train_sharing",
+    },
+    {
+        "shown_in": f"Figure {number('generator')}",
         "holds": "held-out exact match, cross-attention alignment per layer, the mistakes in "
         "About this model",
         "file": "translator_record.json",
         "command": "training.train_translator",
     },
     {
-        "shown_in": "Figures 5 and 6",
+        "shown_in": f"Figures {number('mask-lab')} and {number('interview')}",
         "holds": "loss curves, validation losses, the share of each model's own sentences that are "
         "grammatical",
         "file": "tiny_lm_curves.json",
@@ -103,7 +149,7 @@ RECORDS: tuple[dict[str, str], ...] = (
 )
 
 
-# The language models' word classes (app/models/lm_grammar.py) as figure 5 lists the words its decoder knows.
+# The language models' word classes (app/models/lm_grammar.py) as figure 6 lists the words its decoder knows.
 LM_CLASS_NAMES = {
     "DET": "determiners",
     "ADJ": "adjectives",
@@ -116,7 +162,7 @@ LM_CLASS_NAMES = {
 
 
 def mask_lab_decoder() -> dict[str, Any] | None:
-    """Figure 5's decoder: figure 6's language model trained with −∞, as its stored training record describes
+    """Figure 6's decoder: figure 7's language model trained with −∞, as its stored training record describes
     it, with the words it knows by class; None while the record does not exist."""
     path = get_settings().weights_dir / LM_CURVES_FILE
     try:
@@ -158,7 +204,9 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "lmMaxChars": LM_MAX_CHARS,
         "maskLab": mask_lab_decoder(),
         "capacity": capacity_curve(),
+        "sharing": sharing_record(),
         "ambiguousWords": ambiguous_words(),
+        "figures": NUMBERS,  # every figure's number, for browser code that names another figure
     }
 
 
@@ -166,8 +214,9 @@ def article_data(settings: Settings) -> dict[str, Any]:
 
 
 def figure_names(templates_dir: Path) -> list[str]:
-    """Every figure that has a partial in templates/figures: heads_dial.html is the figure `heads-dial`."""
-    return sorted(p.stem.replace("_", "-") for p in (templates_dir / "figures").glob("*.html"))
+    """The figures of app/figures.py whose partial exists (heads_dial.html is the figure `heads-dial`), in
+    reading order: the names /figure/<name> serves."""
+    return [figure.slug for figure in present(templates_dir)]
 
 
 _SECTION = re.compile(r'<section id="[^"]+"[^>]*>')
@@ -220,7 +269,7 @@ def figure_page(
         "page_data": page_data,
         "name": name,
         "title": title,
-        "partial": f"figures/{name.replace('-', '_')}.html",
+        "partial": BY_SLUG[name].template,
         "intro": None if embed else intro,
         "embed": embed,
     }

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Query, Response
 from app.answers import json_bytes
 from app.deps import DEFAULT_SENTENCE, CacheDep, RealBertDep, Sentence, SettingsDep, sentence_query
 from app.errors import refusal_doc
+from app.figures import number
 from app.models.real_bert import (
     HEADS,
     INSTALL,
@@ -31,21 +32,23 @@ from app.schemas import RealAttentionResponse, RealModelStatus
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
 
+DIAL, REAL = number("heads-dial"), number("real-heads")  # the figures the description names
+
 DESCRIPTION = f"""\
 Every head's attention in {MODEL_NAME} (BERT: {LAYERS} layers × {HEADS} heads, width 384) on the sentence,
-computed in numpy, and how well each head serves figure 1's three relations.
+computed in numpy, and how well each head serves figure {DIAL}'s three relations.
 
 `layer` is a 0-based layer, 0 to {LAYERS - 1}, or `all`. `attention` is piece-level: [CLS] and [SEP]
 included, rows sum to 1.
 
-A relation's `targets` are pairs of **word** indices found by figure 1's rules (punctuation takes part in no
-pair). A head's score is the mean, over the targets, of the word-level weight of word i on word j: the
+A relation's `targets` are pairs of **word** indices found by figure {DIAL}'s rules (punctuation takes part
+in no pair). A head's score is the mean, over the targets, of the word-level weight of word i on word j: the
 piece-level attention summed over a word's key pieces and averaged over its query pieces, in two versions:
 
 - `scores_with_markers`: on the attention as the model gives it, [CLS] and [SEP] kept in every row: the
-  share of word i's whole row that lands on word j (what figure 10 draws by default);
+  share of word i's whole row that lands on word j (what figure {REAL} draws by default);
 - `scores`: on the words alone: the [CLS] and [SEP] rows and columns left out and each row renormalised
-  over the real words (what figure 10 draws with "Hide [CLS] and [SEP]"). A head that parks most of a row
+  over the real words (what figure {REAL} draws with "Hide [CLS] and [SEP]"). A head that parks most of a row
   on [CLS] can score high here and low above.
 
 Each covers every layer and head, whatever `layer` asks for; `best_with_markers` and `best` are their

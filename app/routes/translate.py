@@ -1,4 +1,4 @@
-"""Figure 4's endpoints: translate step by step with every attention map, and the model's record."""
+"""Figure 5's endpoints: translate step by step with every attention map, and the model's record."""
 
 from functools import partial
 from typing import Any

@@ -22,6 +22,7 @@ const WIDGETS = {
   "blueprint": () => import("./figures/blueprint.js"),
   "order": () => import("./figures/order.js"),
   "real-heads": () => import("./figures/real-heads/index.js"),
+  "sharing": () => import("./figures/sharing.js"),
 };
 
 function readPageData() {

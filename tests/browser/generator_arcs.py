@@ -1,4 +1,4 @@
-"""Where figure 4, the generator, draws its arcs, read from the page, and the checks that each arc starts
+"""Where figure 5, the generator, draws its arcs, read from the page, and the checks that each arc starts
 on its query word and ends on a word it may look at."""
 
 from __future__ import annotations

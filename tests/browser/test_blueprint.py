@@ -1,4 +1,4 @@
-"""Figure 8, the blueprint (and figure 7's table), driven in real Chromium through their accessible names."""
+"""Figure 9, the blueprint (and figure 8's table), driven in real Chromium through their accessible names."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.figures import number
 from tests.browser.pages import open_figure, query_params
 
 LIT = ["Multi-Head Attention (encoder)", "Masked Multi-Head Attention", "Multi-Head Attention (cross)"]
@@ -70,7 +71,7 @@ def test_the_four_named_blocks_are_focusable_buttons_and_only_attention_is_lit(w
     assert muted not in strokes.values()
 
 
-def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_figure_9(watched_page):
+def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_order(watched_page):
     page, _ = watched_page
     figure = open_blueprint(page)
     card = figure.locator('[data-part="card"]')
@@ -80,7 +81,7 @@ def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_figure_9
     expect(card).to_contain_text("Masked Multi-Head Attention")
     expect(card).to_contain_text("−∞")
     block(figure, "Positional Encoding").focus()
-    expect(card).to_contain_text("figure 9")
+    expect(card).to_contain_text(f"figure {number('order')}")
     # Every block has a card when focused, Tab moves between them, and each is described for screen readers.
     blocks = figure.locator('[data-part="block"]')
     for k in range(blocks.count()):
@@ -101,7 +102,7 @@ def test_focus_shows_each_blocks_card_and_positional_encoding_points_to_figure_9
     "name, target", [("Multi-Head Attention (encoder)", "heads-dial"), ("Positional Encoding", "order")]
 )
 def test_the_encoder_and_positional_encoding_blocks_jump_to_their_figures(watched_page, name, target):
-    """The encoder's attention block jumps to figure 1, the heads dial; Positional Encoding to figure 9."""
+    """The encoder's attention block jumps to figure 1, the heads dial; Positional Encoding to figure 10."""
     page, _ = watched_page
     figure = open_blueprint(page)
     block(figure, name).click()
@@ -128,7 +129,7 @@ def test_the_cross_block_opens_the_generator_in_cross_mode(watched_page):
     assert query_params(page).get("gen_mode") == "cross"
     generator = page.locator("figure#generator")
     if generator.count() == 0:
-        pytest.skip("figure 4, the generator, is not on the page yet")
+        pytest.skip("the generator is not on the page yet")
     generator.scroll_into_view_if_needed()
     radio = generator.get_by_role("radiogroup", name="Attention").get_by_role(
         "radio", name="cross", exact=True

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
+from app.figures import number
 from tests.browser.pages import get_json, open_heads_dial
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -36,7 +37,7 @@ def test_the_exported_svg_is_valid_xml_with_the_drawing(watched_page) -> None:
     assert int(root.get("width")) > 300 and int(root.get("height")) > 100
     texts = {t.text for t in root.iter(f"{SVG}text")}
     assert {"river", "bank", "steep"} <= texts
-    assert root.find(f"{SVG}title").text.startswith("Figure 1.")
+    assert root.find(f"{SVG}title").text.startswith(f"Figure {number('heads-dial')}.")
     # Styles are inlined as attributes: the arcs keep their colour without the page's stylesheet.
     strokes = {el.get("stroke") for el in root.iter(f"{SVG}path")}
     assert "rgb(0, 114, 178)" in strokes  # head 1, Okabe-Ito blue

@@ -1,4 +1,4 @@
-"""Figure 4, the generator, driven in real Chromium through its accessible names."""
+"""Figure 5, the generator, driven in real Chromium through its accessible names."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ HEAD_2_LIGHT = "#E69F00"  # Okabe–Ito orange: the colour lib/colours.js gives 
 
 
 def open_generator(page: Page, query: str = "") -> Locator:
-    """Open figure 4 (its own page, with `query`) and wait for its drawing."""
+    """Open figure 5 (its own page, with `query`) and wait for its drawing."""
     figure = open_figure(page, "generator", query)
     expect(figure.locator("[data-part=drawing] svg.gen-svg")).to_be_visible()
     expect(progress(figure)).not_to_have_attribute("aria-valuemax", "0")
@@ -475,8 +475,8 @@ def test_a_sentence_longer_than_the_training_is_named_with_the_trained_length(wa
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_figure_4s_text_is_11_px_or_more_mid_generation_and_when_refused(browser, server, width):
-    """Every visible text of figure 4 while it writes, paused mid-way, and with a refusal and its
+def test_the_generators_text_is_11_px_or_more_mid_generation_and_when_refused(browser, server, width):
+    """Every visible text of figure 5 while it writes, paused mid-way, and with a refusal and its
     suggestions shown, measured as tests/browser/test_readable_text.py measures the article."""
     with watched(browser, server, WIDTHS[width]) as (page, watch):
         watch.expected_console.append("status of 422")

@@ -1,6 +1,6 @@
 """One kind of Heads control across the article (templates/macros.html heads_slider): figures 1 and 2 each
 have a slider named Heads over their valid head counts, with a tick label per count and a readout that
-follows it; no figure picks a head count from a drop-down. (Figure 5's decoder has its own two trained
+follows it; no figure picks a head count from a drop-down. (Figure 6's decoder has its own two trained
 heads: no slider.)"""
 
 from __future__ import annotations

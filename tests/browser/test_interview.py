@@ -1,4 +1,4 @@
-"""Figure 6, the interview question and the structural diagnosis, driven in real Chromium."""
+"""Figure 7, the interview question and the structural diagnosis, driven in real Chromium."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
 
 
 def open_interview(page: Page, query: str = "") -> Locator:
-    """Open figure 6 (its own page, with `query`) and wait for its curves, predictions and fingerprints."""
+    """Open figure 7 (its own page, with `query`) and wait for its curves, predictions and fingerprints."""
     figure = open_figure(page, "interview", query)
     expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
     expect(read_write(figure).get_by_role("table")).to_have_count(3)
@@ -353,7 +353,7 @@ def test_phone_and_desktop_screenshots(shots, tmp_path):
 
 
 def pct(x: float) -> str:
-    """A share as figure 6 writes it (names.js pct)."""
+    """A share as figure 7 writes it (names.js pct)."""
     p = x * 100
     if p == 0:
         return "0%"
@@ -468,8 +468,8 @@ def test_the_diagnosis_names_heads_from_1(watched_page, tmp_path: Path):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_every_text_in_figure_6_renders_at_11_px_or_more(browser, server, width, tmp_path: Path):
-    """Drawn in full (the predictions, samples of every model, the fingerprints and a diagnosis), figure 6's
+def test_every_text_in_the_interview_renders_at_11_px_or_more(browser, server, width, tmp_path: Path):
+    """Drawn in full (the predictions, samples of every model, the fingerprints and a diagnosis), figure 7's
     smallest visible text is at least 11 CSS px."""
     with watched(browser, server, {"width": width, "height": 900}) as (page, _):
         figure = open_interview(page)

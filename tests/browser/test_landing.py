@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.figures import number
 from tests.browser.conftest import watched
 
 WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -175,9 +176,9 @@ def test_the_placements_links_land_on_their_figures(desktop):
     page = desktop
     page.goto("/")
     for name, target in [
-        ("Figure 1, the heads dial", "heads-dial"),
-        ("Figure 5, the mask lab, on −∞", "mask-lab"),
-        ("Figure 4, the generator, in cross mode", "generator"),
+        (f"Figure {number('heads-dial')}, the heads dial", "heads-dial"),
+        (f"Figure {number('mask-lab')}, the mask lab, on −∞", "mask-lab"),
+        (f"Figure {number('generator')}, the generator, in cross mode", "generator"),
     ]:
         table = page.locator("figure#placements")
         table.get_by_role("link", name=name).click()
@@ -208,7 +209,7 @@ def test_loading_an_address_with_an_anchor_lands_on_it(browser, server, width, a
 
 
 def test_a_mask_chosen_as_the_mask_lab_scrolls_into_view_is_kept(desktop):
-    """Figure 5 is wired at load: a click on −∞ in the very moment it comes into view (before it has drawn
+    """Figure 6 is wired at load: a click on −∞ in the very moment it comes into view (before it has drawn
     anything) is not undone when its drawing starts."""
     page = desktop
     page.goto("/")

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-# A page of the site that asks the server nothing of its own (figure 8 alone): the modules are imported there.
+# A page of the site that asks the server nothing of its own (figure 9 alone): the modules are imported there.
 QUIET = "/figure/blueprint"
 
 

@@ -1,4 +1,4 @@
-"""Figure 5, the mask lab, driven in real Chromium through its accessible names: a real decoder (figure 6's
+"""Figure 6, the mask lab, driven in real Chromium through its accessible names: a real decoder (figure 7's
 language model trained with −∞) under each of the three masks."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.figures import number
 from tests.browser.pages import open_figure, query_params, refused_then_recovered, sideways_scroll
 
 DEFAULT_SENTENCE = "the old fox chased the goose"
@@ -21,7 +22,7 @@ MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
 
 
 def open_mask_lab(page: Page, query: str = "", path: str | None = None) -> Locator:
-    """Open figure 5 (its own page unless `path`, with `query`) and wait for its meter."""
+    """Open figure 6 (its own page unless `path`, with `query`) and wait for its meter."""
     figure = open_figure(page, "mask-lab", query, path)
     expect(figure.locator("svg.heatmap").first).to_be_visible()
     expect(meter(figure)).to_have_attribute("aria-valuenow", re.compile(r"^\d"))
@@ -104,8 +105,8 @@ def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_p
     # The caption says what is drawn; the note names the model, from its training record.
     caption = figure.locator("figcaption")
     expect(caption).to_contain_text(
-        "the self-attention of a small decoder trained with the −∞ mask (the language model of figure 6) "
-        "over your sentence"
+        "the self-attention of a small decoder trained with the −∞ mask "
+        f"(the language model of figure {number('interview')}) over your sentence"
     )
     record = page.request.get("/api/lm").json()
     honest = next(m for m in record["models"] if m["mask"] == "neg_inf")

@@ -1,4 +1,4 @@
-"""Figure 9, order: shuffling without positions permutes the attention and changes nothing else."""
+"""Figure 10, order: shuffling without positions permutes the attention and changes nothing else."""
 
 from __future__ import annotations
 

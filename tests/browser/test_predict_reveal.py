@@ -2,8 +2,8 @@
 says what the numbers the page shows say (issue #15: a fixed sentence claimed a result the numbers denied,
 and a sentence with no meaning pair crashed the first prompt).
 
-The article is opened once; each sentence is typed into figure 1's and figure 5's own Sentence boxes. The
-expected numbers come from figure 1's drawn relation list, from figure 6's own text, and from the server's
+The article is opened once; each sentence is typed into figure 1's and figure 6's own Sentence boxes. The
+expected numbers come from figure 1's drawn relation list, from figure 7's own text, and from the server's
 answers to the requests the prompts make (asked again here, or caught as the page receives them). Nothing
 about the sentences' pairs is fixed here: the analysis that finds them may change.
 """
@@ -32,7 +32,7 @@ SENTENCES = [
     "Well, the bank was closed!",
     LONG,
     " ".join((LONG + " " + LONG).split()[:60]),  # 60 words: near figure 1's limit
-    "the dog ran near the barn",  # in figure 5's vocabulary: a leak to compare
+    "the dog ran near the barn",  # in figure 6's vocabulary: a leak to compare
     "her cat slept",
 ]
 PROMPTS = ("one-head", "leak", "lowest-loss")
@@ -133,21 +133,21 @@ def check_leak(text: str, seen: list[Response], mask_lab: Locator) -> bool:
 
 
 def check_lowest_loss(page: Page, text: str, interview: Locator) -> None:
-    """The recorded losses, written as figure 6 writes them, and the lowest named."""
+    """The recorded losses, written as figure 7 writes them, and the lowest named."""
     models = get_json(page, "/api/lm")["models"]
     best = min(models, key=lambda m: m["final_validation"])
     label = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
     assert f"Lowest validation loss: {label[best['mask']]} (" in text, text
     shown = interview.inner_text()
     for said in re.search(r"\((.*)\), as recorded", text).group(1).split(", "):  # type: ignore[union-attr]
-        assert said in shown, (said, "not in figure 6")
+        assert said in shown, (said, "not in figure 7")
     can_see = best["mask"] != "neg_inf"
     assert ("a model that can see the future" in text) == can_see, text
 
 
 def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page) -> None:
     page, watch = watched_page
-    watch.expected_console.append("status of 422")  # figure 5's model refuses words it never saw
+    watch.expected_console.append("status of 422")  # figure 6's model refuses words it never saw
     page.goto("/")
     dial = page.locator("figure#heads-dial")
     mask_lab = page.locator("figure#mask-lab")
@@ -169,5 +169,5 @@ def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page) -
                 leaks_read += check_leak(texts[name], seen, mask_lab)
         check_one_head(page, dial, sentence, texts["one-head"])
         check_lowest_loss(page, texts["lowest-loss"], interview)
-    assert leaks_read >= 2  # the sentences in figure 5's vocabulary
+    assert leaks_read >= 2  # the sentences in figure 6's vocabulary
     assert watch.page_errors == []

@@ -24,7 +24,7 @@ PARTS = ["article", *FIGURES]
 # The article as it opens, and with a long sentence at many heads in every figure that takes one (where
 # figure 1 and others switch from arcs to grids, and heatmaps get many small cells).
 LONG = "the river bank was steep and the river bank was steep and the river bank was steep"
-# Figure 5's decoder reads at most 14 words, all from its own vocabulary.
+# Figure 6's decoder reads at most 14 words, all from its own vocabulary.
 DECODER_LONG = "the hungry brown wolf followed the young goose across the sandy meadow near the"
 SCENES = {
     "default": "/",

@@ -1,4 +1,4 @@
-"""Figure 10, a real pretrained transformer (all-MiniLM-L6-v2), driven in Chromium by its accessible names.
+"""Figure 11, a real pretrained transformer (all-MiniLM-L6-v2), driven in Chromium by its accessible names.
 
 The model is optional: without it these tests skip (under CI=true, where it is installed, they fail instead),
 except the one that checks what the figure says when the server reports it missing.
@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.figures import number
 from tests.browser.conftest import watched
 from tests.browser.pages import query_params, refused_then_recovered, sideways_scroll, texts_of, too_small
 from tests.optional import missing
@@ -39,7 +40,7 @@ def api(page: Page, sentence: str) -> dict:
 
 
 def open_figure(page: Page, query: str = "") -> Locator:
-    """Open figure 10 alone (with `query`), wait for its open view (arcs or grids); the figure's locator."""
+    """Open figure 11 alone (with `query`), wait for its open view (arcs or grids); the figure's locator."""
     page.goto(f"/figure/real-heads{query}")
     figure = page.locator("figure#real-heads")
     expect(figure.locator(".real-drawing svg").first).to_be_visible(timeout=FIRST_DRAW_MS)
@@ -562,7 +563,7 @@ def test_the_section_sits_between_order_and_the_verdict(watched_page):
     ids = page.locator(".article > section[id]").evaluate_all("els => els.map(s => s.id)")
     assert ids.index("real-transformer") == ids.index("order-teaser") + 1
     assert ids.index("verdict") == ids.index("real-transformer") + 1
-    expect(page.locator("#real-transformer h2")).to_contain_text("10")
+    expect(page.locator("#real-transformer h2")).to_contain_text(str(number("real-heads")))
 
 
 @pytest.mark.screenshots

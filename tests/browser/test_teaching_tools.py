@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.figures import number
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.pages import get_json, open_figure, open_heads_dial
 
@@ -16,7 +17,7 @@ from tests.browser.pages import get_json, open_figure, open_heads_dial
 
 
 def open_the_embed(page: Page) -> Locator:
-    """Open figure 5's embed, in ×0, in a 900 × 700 frame; the figure, once drawn."""
+    """Open figure 6's embed, in ×0, in a 900 × 700 frame; the figure, once drawn."""
     page.set_viewport_size({"width": 900, "height": 700})
     page.goto("/figure/mask-lab?embed=1&mask=zero")
     figure = page.locator("figure#mask-lab")
@@ -43,7 +44,7 @@ def test_the_figure_page_shows_the_intro_the_figure_and_its_toolbar(watched_page
     expect(page.get_by_role("heading", level=2)).to_contain_text("One head is not enough")
     expect(page.locator("figure")).to_have_count(1)
     expect(figure.get_by_role("slider", name="Heads")).to_have_attribute("aria-valuetext", "2 heads")
-    tools = figure.get_by_role("group", name="Figure 1: link and export")
+    tools = figure.get_by_role("group", name=f"Figure {number('heads-dial')}: link and export")
     for name in (
         "Copy link to this view",
         "Export SVG",
@@ -52,7 +53,8 @@ def test_the_figure_page_shows_the_intro_the_figure_and_its_toolbar(watched_page
         "Export data as CSV",
     ):
         expect(tools.get_by_role("button", name=name)).to_be_visible()
-    expect(tools.get_by_role("link", name="Open alone: Figure 1")).to_have_count(0)  # already alone
+    alone = tools.get_by_role("link", name=f"Open alone: Figure {number('heads-dial')}")
+    expect(alone).to_have_count(0)  # already alone
     expect(page.get_by_role("link", name="Read this figure in the article")).to_have_attribute(
         "href", "/#heads-dial"
     )
@@ -72,7 +74,7 @@ def test_copy_link_gives_a_url_that_reopens_the_same_view(watched_page) -> None:
     expect(figure.locator('[data-part="drawing"]')).to_contain_text("chased")
 
     figure.get_by_role("button", name="Copy link to this view").click()
-    link_box = figure.get_by_role("textbox", name="Link to this view of Figure 1")
+    link_box = figure.get_by_role("textbox", name=f"Link to this view of Figure {number('heads-dial')}")
     expect(link_box).to_be_visible()
     link = link_box.input_value()
     assert urlsplit(link).path == "/figure/heads-dial"
@@ -95,7 +97,7 @@ def test_copy_link_gives_a_url_that_reopens_the_same_view(watched_page) -> None:
 def test_open_alone_links_to_the_figure_page_in_the_current_state(watched_page) -> None:
     page, _ = watched_page
     page.goto("/?mask=neg_inf")
-    open_alone = page.get_by_role("link", name="Open alone: Figure 5")
+    open_alone = page.get_by_role("link", name=f"Open alone: Figure {number('mask-lab')}")
     open_alone.focus()
     expect(open_alone).to_have_attribute("href", re.compile(r"/figure/mask-lab\?mask=neg_inf$"))
 
@@ -119,7 +121,8 @@ def test_the_contents_link_every_section_and_jump_to_it(watched_page) -> None:
     assert 0 <= top < 120
 
     # Every section heading carries a visible anchor to itself.
-    anchor = page.get_by_role("link", name=re.compile("Link to this section: 6 The interview question"))
+    heading = f"{number('interview')} The interview question"
+    anchor = page.get_by_role("link", name=re.compile(f"Link to this section: {heading}"))
     expect(anchor).to_be_visible()
     expect(anchor).to_have_attribute("href", "#interview-question")
 
@@ -322,7 +325,7 @@ def test_predict_then_reveal_by_keyboard_leak(watched_page) -> None:
     page, _ = watched_page
     prompt = open_prompt(page, "leak", "?mask_sentence=the+dog+ran+near+the+barn")
     press_on(page, prompt.get_by_role("spinbutton", name="Leak"), "2", "0", "Enter")
-    # Figure 5's decoder (the language model trained with −∞) under ×0, on the figure's sentence.
+    # Figure 6's decoder (the language model trained with −∞) under ×0, on the figure's sentence.
     data = get_json(page, "/api/lm/attention?model=neg_inf&mask=zero&sentence=the+dog+ran+near+the+barn")
     leak = round(data["future_leak"] * 100, 1)
     answer = prompt.locator('[data-part="answer"]')
@@ -351,7 +354,8 @@ def copy_the_link(page: Page) -> None:
     """Open figure 1's page and press Copy link; wait for the link it shows."""
     figure = open_heads_dial(page, "/figure/heads-dial")
     figure.get_by_role("button", name="Copy link to this view").click()
-    expect(figure.get_by_role("textbox", name="Link to this view of Figure 1")).to_be_visible()
+    link_box = figure.get_by_role("textbox", name=f"Link to this view of Figure {number('heads-dial')}")
+    expect(link_box).to_be_visible()
 
 
 def reveal_the_leak(page: Page) -> Locator:

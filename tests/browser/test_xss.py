@@ -36,7 +36,8 @@ PAYLOADS = [
 # Every query key a figure reads from the URL (static/js/figures/*.js, the `param` of each state schema).
 QUERY_KEYS = [
     *("sentence", "heads", "head", "trained"),  # heads dial
-    *("acct_d", "acct_h", "acct_n"),  # accounting
+    *("acct_d", "acct_h", "acct_n", "kv_model", "kv_dtype", "kv_batch"),  # accounting and its cache
+    *("sharing_sentence", "sharing_heads", "sharing_kv"),  # sharing keys and values
     *("lab", "lab_token", "lab_tied", "lab_mask", "lab_scale"),  # head lab
     *("gen_sentence", "gen_mode", "gen_step", "gen_layer", "gen_head"),  # generator
     *("mask_sentence", "mask", "mask_heads", "mask_trained"),  # mask lab
@@ -47,6 +48,7 @@ QUERY_KEYS = [
 # The text boxes each figure has, by id, and the query key each one mirrors.
 SENTENCE_BOXES = {
     "heads-dial": ("heads-dial-sentence", "sentence"),
+    "sharing": ("sharing-sentence", "sharing_sentence"),
     "mask-lab": ("mask-lab-sentence", "mask_sentence"),
     "generator": ("generator-sentence", "gen_sentence"),
     "interview": ("interview-sentence", "lm_sentence"),

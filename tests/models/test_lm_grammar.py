@@ -1,4 +1,4 @@
-"""The little grammar of figure 6: what it writes, it accepts; what breaks its pattern, it refuses."""
+"""The little grammar of figure 7: what it writes, it accepts; what breaks its pattern, it refuses."""
 
 import random
 

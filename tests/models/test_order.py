@@ -1,4 +1,4 @@
-"""Figure 9's maths: without positions self-attention is permutation-equivariant; with them it is not."""
+"""Figure 10's maths: without positions self-attention is permutation-equivariant; with them it is not."""
 
 from __future__ import annotations
 

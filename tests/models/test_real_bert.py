@@ -106,7 +106,7 @@ def test_word_attention_drops_specials_renormalises_sums_keys_and_averages_queri
     np.testing.assert_allclose(got, expected, atol=1e-12)
     np.testing.assert_allclose(got.sum(-1), 1.0, atol=1e-12)
 
-    # Without renormalising, the same sums and means of the weights as given: what figure 10 draws with the
+    # Without renormalising, the same sums and means of the weights as given: what figure 11 draws with the
     # markers shown, where a row's words get what [CLS] and [SEP] leave them.
     kept = word_attention(a, pieces, renormalise=False)
     for layer in range(2):

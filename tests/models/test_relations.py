@@ -263,7 +263,7 @@ def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos:
 
 
 def test_a_words_own_part_of_speech_and_inputs_do_not_depend_on_its_neighbours() -> None:
-    """features() reads Token.pos, the word's own part of speech: shuffled, each word keeps it (figure 9)."""
+    """features() reads Token.pos, the word's own part of speech: shuffled, each word keeps it (figure 10)."""
     words = "the glorpy zibbets in the park were snurfling her dog".split()
     before = {t.text: (t.pos, t.known, t.fields) for t in analyse(words).tokens}
     after = {t.text: (t.pos, t.known, t.fields) for t in analyse(list(reversed(words))).tokens}

@@ -1,4 +1,4 @@
-"""Figure 6's claim, checked on the committed models: leaky masks give fine losses and garbage text."""
+"""Figure 7's claim, checked on the committed models: leaky masks give fine losses and garbage text."""
 
 import numpy as np
 import pytest
@@ -117,7 +117,7 @@ def test_a_reading_loss_is_the_training_cross_entropy(lms: TinyLMs) -> None:
 
 
 def test_a_pass_may_apply_another_mask_to_the_same_trained_weights(lms: TinyLMs) -> None:
-    """Figure 5 runs the −∞ model under each mask: its own by default, any other when asked, in each layer."""
+    """Figure 6 runs the −∞ model under each mask: its own by default, any other when asked, in each layer."""
     model = lms.models["neg_inf"]
     ids = model.encode(SENTENCE)
     own = model.forward(ids)

@@ -1,4 +1,4 @@
-"""Figure 4's translator in numpy: shapes, causality, the decoding cache, and the held-out figures."""
+"""Figure 5's translator in numpy: shapes, causality, the decoding cache, and the held-out figures."""
 
 import numpy as np
 import pytest

@@ -6,6 +6,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import get_settings
+from app.figures import FIGURES as REGISTRY
+from app.figures import number
 from app.middleware import content_security_policy
 from app.routes.pages import figure_names, section_intro
 
@@ -19,6 +21,10 @@ def frame_ancestors(response) -> str:
 
 def test_every_partial_is_a_figure_name() -> None:
     assert {"heads-dial", "accounting", "head-lab", "mask-lab", "interview"} <= set(FIGURES)
+    # Every partial is registered in app/figures.py: an unregistered one would have no number and no page.
+    partials = {p.name for p in (get_settings().templates_dir / "figures").glob("*.html")}
+    registered = {figure.template.removeprefix("figures/") for figure in REGISTRY if figure.slug in FIGURES}
+    assert partials == registered
 
 
 STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"]+)">')
@@ -30,7 +36,7 @@ def test_the_article_links_the_base_stylesheet_then_each_figures_own(client: Tes
     assert {p.stem for p in (get_settings().static_dir / "css/figures").glob("*.css")} == set(FIGURES)
     html = client.get("/").text
     shown = re.findall(r'<figure id="([^"]+)" class="figure\b', html)
-    assert sorted(shown) == FIGURES
+    assert shown == FIGURES  # every partial, in app/figures.py's reading order
     assert STYLESHEET.findall(html) == ["main.css", *(f"figures/{name}.css" for name in shown), "reserve.css"]
     for sheet in STYLESHEET.findall(html):
         assert client.get(f"/static/css/{sheet}").status_code == 200, sheet
@@ -42,21 +48,37 @@ def test_a_figure_page_links_the_base_stylesheet_and_its_own(client: TestClient,
         assert STYLESHEET.findall(client.get(path).text) == ["main.css", f"figures/{name}.css"], path
 
 
+CAPTION = re.compile(r'<span class="figure-num">Figure (\d+)\.</span>')
+
+
 @pytest.mark.parametrize("name", FIGURES)
 def test_a_figure_page_holds_its_figure_and_its_section_intro(client: TestClient, name: str) -> None:
     response = client.get(f"/figure/{name}")
     assert response.status_code == 200
     html = response.text
     assert html.count(f'<figure id="{name}"') == 1
+    assert CAPTION.findall(html) == [str(number(name))]  # its number in the article, alone too
     assert 'id="page-data"' in html
     assert 'class="masthead' in html and 'href="/#' in html  # a way back to the article
     assert "data-toc" not in html  # the contents belong to the article
 
 
+def test_the_captions_read_1_to_n_in_reading_order(client: TestClient) -> None:
+    """The article's captions number its figures 1, 2, 3, … as they come, each by its place in app/figures.py;
+    a number is skipped only where a registered figure's partial does not exist yet."""
+    html = client.get("/").text
+    shown = re.findall(r'<figure id="([^"]+)" class="figure\b', html)
+    captions = [int(n) for n in CAPTION.findall(html)]
+    assert captions == [number(name) for name in shown]  # each figure's caption, its registered number
+    assert captions == sorted(set(captions))  # rising: the article shows them in the registry's order
+    skipped = set(range(1, len(REGISTRY) + 1)) - set(captions)
+    assert skipped == {number(f.slug) for f in REGISTRY if f.slug not in FIGURES}  # gaps: missing partials
+
+
 def test_the_figure_page_carries_the_section_heading_and_intro(client: TestClient) -> None:
     html = client.get("/figure/mask-lab").text
     assert "The mask: −∞, not 0" in html
-    assert "<title>5 The mask: −∞, not 0 · Attention Explorable</title>" in html
+    assert f"<title>{number('mask-lab')} The mask: −∞, not 0 · Attention Explorable</title>" in html
     assert "What it is replaced with decides everything." in html  # the intro paragraph
     assert "Unmasked, the decoder's heads" not in html  # the text after the figure stays in the article
 

@@ -1,4 +1,4 @@
-"""POST /api/attention/custom (figure 3, the head lab): the worked example against a computation written out
+"""POST /api/attention/custom (figure 4, the head lab): the worked example against a computation written out
 here in plain Python, tied heads, masks, every 422 with its exact detail, the body limit, and never a 5xx."""
 
 from __future__ import annotations
@@ -367,14 +367,14 @@ def test_the_endpoint_is_in_the_openapi_document(client: TestClient) -> None:
 # ---- the article -------------------------------------------------------------------------------------------
 
 
-def test_the_article_carries_figures_2_and_3_with_server_typeset_formulas(client: TestClient) -> None:
+def test_the_article_carries_the_accounting_and_head_lab_with_typeset_formulas(client: TestClient) -> None:
     from app.core.mathml import FORMULAS
 
     page = client.get("/").text
     for name in ("multihead", "head_i", "attention", "parameters"):
         assert FORMULAS[name] in page, name
     assert 'data-widget="accounting"' in page and 'data-widget="head-lab"' in page
-    # Figure 1's section comes first, then figures 2 and 3.
+    # The heads dial comes first, then the accounting, then (after sharing) the head lab.
     assert page.index('id="heads-dial"') < page.index('id="accounting"') < page.index('id="head-lab"')
     # The table's first numbers come from app.core.accounting: 8 heads of width 64 in a 512-wide layer.
     assert 'data-cell="split.weights.total">1,048,576<' in page

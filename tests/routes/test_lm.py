@@ -1,4 +1,4 @@
-"""Figure 6's endpoints: the training record, live generations, attention maps, and their 422s."""
+"""Figure 7's endpoints: the training record, live generations, attention maps, and their 422s."""
 
 import numpy as np
 import pytest
@@ -93,7 +93,7 @@ def test_attention_refuses_unknown_words_naming_them_with_close_known_words(clie
     }
 
 
-# ---- figure 5: the −∞-trained decoder under each of the three masks ----------------------------------------
+# ---- figure 6: the −∞-trained decoder under each of the three masks ----------------------------------------
 
 DECODER_SENTENCE = "the old fox chased the goose near the barn"
 

@@ -159,7 +159,7 @@ def test_scores_are_the_mean_word_weight_on_the_targets(client: TestClient) -> N
 
 
 def drawn_word_weights(body: dict, hide: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(layers, heads, W, W) word-level weights read off the returned attention as figure 10 draws it (with
+    """(layers, heads, W, W) word-level weights read off the returned attention as figure 11 draws it (with
     Hide [CLS] and [SEP] or not): a word's rows averaged, its partner's columns summed; and (layers, heads, W)
     the share of each word's rows that lands on words, which bounds how far rounding can carry."""
     a = np.array(body["attention"])  # (L, h, n, n), rounded to 4 decimals
@@ -180,7 +180,7 @@ def drawn_word_weights(body: dict, hide: bool) -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.usefixtures("installed")
 @pytest.mark.parametrize("sentence", [DEFAULT, "Unbelievably, the bat flew over the river bank"])
-def test_scores_are_what_figure_10_draws_from_the_returned_weights(client: TestClient, sentence: str) -> None:
+def test_scores_are_what_the_figure_draws_from_the_weights(client: TestClient, sentence: str) -> None:
     """`scores_with_markers` from the weights as returned, [CLS] and [SEP] kept (the figure's default view);
     `scores` from the same weights with the markers hidden and rows spread back to one (its other view)."""
     body = get(client, sentence=sentence, layer="all")

@@ -1,4 +1,4 @@
-"""Figure 4's endpoints: a translation step by step with every attention map, the record, and their 422s."""
+"""Figure 5's endpoints: a translation step by step with every attention map, the record, and their 422s."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-// Figure 8, the blueprint: the Transformer drawn by the template, made explorable. Hovering or focusing a block
+// Figure 9, the blueprint: the Transformer drawn by the template, made explorable. Hovering or focusing a block
 // shows a card with its job; activating a lit block (click, Enter or Space) jumps to the figure that derives it.
 //
 // How a jump sets another figure's state without touching its DOM: every figure mirrors its state in the query

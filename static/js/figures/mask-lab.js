@@ -1,5 +1,5 @@
-// Figure 5, the mask lab: a real decoder's self-attention over the reader's sentence under no mask, −∞ and ×0.
-// The decoder is figure 6's language model trained with −∞; the chosen mask replaces its own in every layer.
+// Figure 6, the mask lab: a real decoder's self-attention over the reader's sentence under no mask, −∞ and ×0.
+// The decoder is figure 7's language model trained with −∞; the chosen mask replaces its own in every layer.
 // A heatmap per layer and head with the future outlined, the Future leak meter with its per-row break-down,
 // and why e^0 = 1 leaks, told with this decoder's own scores.
 //
@@ -15,7 +15,7 @@ import { Widget } from "../lib/widget.js";
 import { WidthWatch } from "../lib/width-watch.js";
 
 const NAME = "mask-lab";
-const MODEL = "neg_inf"; // the decoder: figure 6's model trained with −∞
+const MODEL = "neg_inf"; // the decoder: figure 7's model trained with −∞
 const MODES = ["none", "neg_inf", "zero"];
 const MODE_LABEL = { none: "no mask", neg_inf: "−∞", zero: "×0" };
 const START = "<s>"; // the start token the decoder reads before the first word
@@ -338,8 +338,9 @@ export function start(figure, pageData) {
       })),
     );
     const note =
-      "Attention weights of figure 6's decoder trained with −∞, run with this mask in every layer: row = query " +
-      "position, column = key position; columns after the row's position are the future.";
+      `Attention weights of figure ${widget.figureNumber("interview")}'s decoder trained with −∞, run with this ` +
+      "mask in every layer: row = query position, column = key position; columns after the row's position are " +
+      "the future.";
     return { note, mask: d.mask, future_leak: d.future_leak, sentence: d.tokens.slice(1).join(" "), matrices };
   };
   return widget;

@@ -1,4 +1,4 @@
-// Figure 9, order: self-attention without positions cannot tell word order apart. A sentence and a shuffle of
+// Figure 10, order: self-attention without positions cannot tell word order apart. A sentence and a shuffle of
 // it go through figure 1's trained layer; the server undoes the shuffle and reports how far the two attention
 // patterns are apart (0, up to rounding, without positions; far apart with them).
 //

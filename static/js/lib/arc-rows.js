@@ -1,4 +1,4 @@
-// Two rows of words and the arcs between them, drawn with lib/arcs.js's word box and arc shape: figure 4's
+// Two rows of words and the arcs between them, drawn with lib/arcs.js's word box and arc shape: figure 5's
 // cross-attention (an arc from a word of the second row up into the first) and masked self-attention (an arc
 // from a word back to an earlier word of its own row). On a narrow screen the rows stand as two columns.
 //

@@ -1,11 +1,11 @@
 // The page's one arc drawer. Its parts: a word's box (`drawToken`) and the one arc shape (`arcPath`); from them,
 // three drawings of attention as arcs:
-// - `drawArcs`, figure 1 (the heads dial) and figure 10 (a real pretrained transformer): tokens in a row, an arc
+// - `drawArcs`, figure 1 (the heads dial) and figure 11 (a real pretrained transformer): tokens in a row, an arc
 //   from each token to every token it attends to (above: looking back, below: looking ahead, a small loop:
 //   itself), one colour, dash and offset per head. Isolating a head or focusing a token only rewrites the arcs'
 //   opacities (`emphasiseArcs`), so a chip or a hover never rebuilds the DOM.
-// - `drawRowArcs`, figure 3 (the head lab): one query's row, all above the words.
-// - lib/arc-rows.js, figure 4 (the generator): two rows of words, arcs from one row into the other.
+// - `drawRowArcs`, figure 4 (the head lab): one query's row, all above the words.
+// - lib/arc-rows.js, figure 5 (the generator): two rows of words, arcs from one row into the other.
 
 import { dashFor, headColour } from "./colours.js";
 import { fitLabel, measure } from "./measure.js";
@@ -212,7 +212,7 @@ export function emphasiseArcs(arcs, isolated, focus) {
 }
 
 /**
- * One query's row of attention (figure 3, the head lab): an arc from token `query` to every token it weighs,
+ * One query's row of attention (figure 4, the head lab): an arc from token `query` to every token it weighs,
  * all above the words (a small loop: itself), thicker and darker for more weight, each weight written under
  * its word. A word gets `width / n` px, kept between 40 and 110, and is cut (full text in a tooltip) to fit.
  *

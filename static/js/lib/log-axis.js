@@ -1,4 +1,4 @@
-// The one logarithmic axis of the page's charts (figure 1's capacity curve, figure 6's loss curves): the chart
+// The one logarithmic axis of the page's charts (figure 1's capacity curve, figure 7's loss curves): the chart
 // it stands in, where its ticks go, how a loss is written on it, and its grid lines and labels drawn.
 
 import { r1, svg, svgText } from "./svg.js";

@@ -96,12 +96,12 @@ const ANSWERS = {
     );
   },
 
-  /** Figure 5 under ×0: what share of its decoder's attention still goes to the future? */
+  /** Figure 6 under ×0: what share of its decoder's attention still goes to the future? */
   async leak(form, pageData) {
     const fallback = pageData.maskLab?.defaultSentence ?? "the old fox chased the goose";
     const { sentence } = readState({
       sentence: { param: "mask_sentence", fallback, parse: parse.text(pageData.lmMaxChars ?? 200) },
-    }); // as figure 5 reads it: a blank or too long value in the URL falls back to its default
+    }); // as figure 6 reads it: a blank or too long value in the URL falls back to its default
     const ask = (mask) => api.get(`/api/lm/attention?${new URLSearchParams({ model: "neg_inf", mask, sentence })}`);
     const [data, causal] = await Promise.all([ask("zero"), ask("neg_inf")]);
     const leak = data.future_leak * 100;
@@ -115,8 +115,8 @@ const ANSWERS = {
     );
   },
 
-  /** Figure 6: which of the three language models has the lowest validation loss? (Recorded at the end of
-   *  each model's training run: the same for every sentence; written as figure 6 writes losses.) */
+  /** Figure 7: which of the three language models has the lowest validation loss? (Recorded at the end of
+   *  each model's training run: the same for every sentence; written as figure 7 writes losses.) */
   async "lowest-loss"(form) {
     const lm = await api.get("/api/lm");
     const models = lm.models.filter((m) => Number.isFinite(m.final_validation));

@@ -1,4 +1,4 @@
-// The three relations of figures 1 and 10 (app/models/relations.py derives them): how the page names them.
+// The three relations of figures 1 and 11 (app/models/relations.py derives them): how the page names them.
 
 export const RELATIONS = {
   meaning: {

@@ -38,6 +38,12 @@ export class Widget {
     this.data = null; // the answer currently drawn
   }
 
+  /** Figure `slug`'s number, for words that name another figure: app/figures.py numbers the figures and the page
+   *  data carries the numbers (`figures`), so no widget writes one down. */
+  figureNumber(slug) {
+    return this.pageData.figures?.[slug] ?? "?";
+  }
+
   /** The figure's element marked data-part=`name`. */
   part(name) {
     return this.figure.querySelector(`[data-part="${name}"]`);

@@ -1,4 +1,4 @@
-// Figure 4's "About this model" panel: how the translator was built, trained and measured, all from its record
+// Figure 5's "About this model" panel: how the translator was built, trained and measured, all from its record
 // (/api/translate/about).
 
 import { element } from "../../lib/dom.js";

@@ -1,4 +1,4 @@
-// Figure 4's drawing: the English in one row and the French in another (two columns on a narrow screen), laid
+// Figure 5's drawing: the English in one row and the French in another (two columns on a narrow screen), laid
 // out by lib/arc-rows.js, and the arcs of the French word shown: up into the English in cross mode, back over
 // the French already written in self mode, never forward.
 //

@@ -1,4 +1,4 @@
-// Figure 4's view controls: the Attention radios (in the page), a radio per decoder layer and a chip per head
+// Figure 5's view controls: the Attention radios (in the page), a radio per decoder layer and a chip per head
 // (built for the model's shape), and the hint that names the layer best aligned with the English.
 
 import { isDark } from "../../lib/colours.js";

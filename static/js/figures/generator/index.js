@@ -1,4 +1,4 @@
-// Figure 4, the generator: a small English-to-French translator (trained here) writes its French one word at
+// Figure 5, the generator: a small English-to-French translator (trained here) writes its French one word at
 // a time. In cross mode each new word's arcs reach up into the English; in self mode they reach back over the
 // French already written, never forward. Layer and head chips choose which attention is drawn.
 //

@@ -1,4 +1,4 @@
-// Figure 4's playback: ▶ Generate writes one French word every STEP_MS; ❚❚ Pause holds it and becomes
+// Figure 5's playback: ▶ Generate writes one French word every STEP_MS; ❚❚ Pause holds it and becomes
 // ▶ Resume, which writes on from the word shown; ‹ Step back and Step › move one word by hand (pausing a run
 // first, so the reader takes over); the progress bar says how far it got. Nothing plays or steps while the
 // figure's translation is stale (the Sentence box holds another sentence) or loading.

@@ -1,4 +1,4 @@
-// Figure 4's words around the drawing: the French line written so far, the note under the drawing, and the
+// Figure 5's words around the drawing: the French line written so far, the note under the drawing, and the
 // two rows of numbers (a cell per English word, a cell per French position a step could read) for the word
 // shown. Built once per answer; each view only rewrites their text.
 

@@ -1,4 +1,4 @@
-// Figure 4's close-word suggestions: when the translator refuses words it does not know, a button for each
+// Figure 5's close-word suggestions: when the translator refuses words it does not know, a button for each
 // close known word the server suggested (its refusal's `suggestions` field, {word: [close words]}) puts that
 // word in the Sentence box in place of the unknown one. Every word reaches the page as text.
 

@@ -1,4 +1,4 @@
-// Figure 4's view of one translation: which attention the reader chose (mode, layer, head, step) and the words
+// Figure 5's view of one translation: which attention the reader chose (mode, layer, head, step) and the words
 // the figure uses to say it. Pure functions of the answer and the state; every weight is the server's, the
 // heads' average included (each step's `cross_mean` and `self_mean`).
 

@@ -1,4 +1,4 @@
-// Figure 3, the head lab: the reader's own embeddings and projections, every stage of multi-head attention
+// Figure 4, the head lab: the reader's own embeddings and projections, every stage of multi-head attention
 // computed by the server (POST /api/attention/custom), one token's row highlighted as numbers and as arcs.
 //
 // Data flows one way: the matrices (model.js, edited in editor.js) -> one debounced request (payload.js) -> one

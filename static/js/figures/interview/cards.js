@@ -1,4 +1,4 @@
-// Figure 6's model cards: per model, its final losses and grammatical share, a button that has it write
+// Figure 7's model cards: per model, its final losses and grammatical share, a button that has it write
 // sentences (each checked by the grammar), and its attention on the reader's sentence, one heatmap per head
 // with the future (above the diagonal) outlined.
 

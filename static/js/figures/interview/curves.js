@@ -1,4 +1,4 @@
-// Figure 6's loss curves: every model's training (solid) and validation (dashed) loss on one log-scale chart,
+// Figure 7's loss curves: every model's training (solid) and validation (dashed) loss on one log-scale chart,
 // each labelled at its end with its final validation loss, and what the curves and the samples say in words.
 
 import { element } from "../../lib/dom.js";

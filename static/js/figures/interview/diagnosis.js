@@ -1,4 +1,4 @@
-// Figure 6's structural diagnosis, drawn from a /api/diagnose answer: the verdict and its summary, then every
+// Figure 7's structural diagnosis, drawn from a /api/diagnose answer: the verdict and its summary, then every
 // head's verdict as a small heatmap (future outlined) when the upload is small enough to draw, else as tables:
 // the heads listed and, past the listing threshold, the leaks counted layer by layer.
 

@@ -1,4 +1,4 @@
-// Figure 6, the interview question: three tiny language models (−∞, ×0, no mask) with their loss curves
+// Figure 7, the interview question: three tiny language models (−∞, ×0, no mask) with their loss curves
 // (curves.js), live generations checked by the grammar and each model's attention fingerprint (cards.js); then
 // the structural diagnosis (diagnosis.js), where a reader uploads attention weights (or an example) and gets
 // every head's causal verdict.
@@ -98,7 +98,7 @@ export class Interview extends Widget {
 
   /**
    * Load `request` on the figure's channel `channel`, the figure busy meanwhile and its busy line saying
-   * `text` (figure 6's addition to Widget.setBusy: its first answers take a while, and it says which).
+   * `text` (figure 7's addition to Widget.setBusy: its first answers take a while, and it says which).
    */
   loadPart(request, channel, text, show) {
     this.api.load(request, {

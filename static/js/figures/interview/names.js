@@ -1,4 +1,4 @@
-// How figure 6 names, colours and writes things: the three models (by the mask each was trained with), shares
+// How figure 7 names, colours and writes things: the three models (by the mask each was trained with), shares
 // and counts, and a small helper for the HTML it builds.
 
 import { headColour } from "../../lib/colours.js";

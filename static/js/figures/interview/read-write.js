@@ -1,4 +1,4 @@
-// Figure 6's "reading versus writing" panel, drawn from a /api/lm/predictions answer: per model, its recorded
+// Figure 7's "reading versus writing" panel, drawn from a /api/lm/predictions answer: per model, its recorded
 // losses, how many of the sentence's next words it gets right when the whole sentence is its input (as in
 // training and validation) and when it sees only the words so far (as when it writes), a table of every
 // prediction both ways, and what it writes alone. Then the same in words, every number from the answer.

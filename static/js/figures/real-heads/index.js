@@ -1,4 +1,4 @@
-// Figure 10, a real pretrained transformer (all-MiniLM-L6-v2) on the reader's sentence: a thumbnail map of each
+// Figure 11, a real pretrained transformer (all-MiniLM-L6-v2) on the reader's sentence: a thumbnail map of each
 // of its 72 heads (6 layers x 12, thumbnails.js), for each relation the head that tracks it best in this
 // sentence (relations.js), and one head or one layer opened (open-view.js): one head as arcs while its tokens
 // fit and as a grid past that (figure 1's rule, lib/arcs.js `arcsFit`), a whole layer as a grid per head.
@@ -207,7 +207,8 @@ export class RealHeads extends Widget {
       if (newView) this.view = viewOf(this.data, this.state);
       timed("grid", () => this.grid.paint(this.view.layers, this.view.labels.length));
       this.el.relations.replaceChildren(...relationItems(this.data, this.state.hide));
-      this.el.scoreNote.textContent = scoreNote(this.data, this.state);
+      const dial = this.figureNumber("heads-dial");
+      this.el.scoreNote.textContent = scoreNote(this.data, { ...this.state, dial });
       this.drawOpen();
     });
   }

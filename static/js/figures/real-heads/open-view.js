@@ -1,4 +1,4 @@
-// Figure 10's open view: one head of a layer, or every head of it, drawn by the page's one rule for arcs or grids
+// Figure 11's open view: one head of a layer, or every head of it, drawn by the page's one rule for arcs or grids
 // (lib/arcs.js `arcsFit`, shared with figure 1). One head is arcs while its tokens fit, else a grid; a whole
 // layer is a grid per head (lib/heatmap.js), never twelve heads of arcs on top of each other. Over a grid, a
 // strip of the tokens, each focusable, stands in for the arcs' words.

@@ -1,4 +1,4 @@
-// Figure 10's relations: for each relation of figure 1, the head of the 72 that scores best in the reader's
+// Figure 11's relations: for each relation of figure 1, the head of the 72 that scores best in the reader's
 // sentence as a button that opens it, its score, and a strip of every head's score. Every score is on the
 // weights drawn: with [CLS] and [SEP] shown, the server's `scores_with_markers` (a share of a word's whole
 // row); with them hidden, its `scores` (the words alone, rows renormalised). The other version is given in
@@ -130,8 +130,9 @@ function scoreStrip(relation, name, hide) {
   return root;
 }
 
-/** The footnote under the relations: what the scores are, on exactly the weights drawn. */
-export function scoreNote(data, { hide = false, words = false } = {}) {
+/** The footnote under the relations: what the scores are, on exactly the weights drawn; `dial` is the heads
+ *  dial's figure number, whose rules find the pairs. */
+export function scoreNote(data, { hide = false, words = false, dial } = {}) {
   const drawn = hide
     ? "on the weights drawn, [CLS] and [SEP] left out and each row spread back to one"
     : "on the weights drawn: a share of the word's whole row, [CLS] and [SEP] included";
@@ -146,7 +147,7 @@ export function scoreNote(data, { hide = false, words = false } = {}) {
       "pieces (Whole words draws exactly that)."
     : "";
   return (
-    `Score: over the sentence's pairs (the same rules as figure 1), the mean weight a word puts on its ` +
+    `Score: over the sentence's pairs (the same rules as figure ${dial}), the mean weight a word puts on its ` +
     `partner, ${drawn}. ${other}${pieces} A head is said to track a relation only when its score is at ` +
     `least ${f2(TRACKS_AT)}. Each strip has a cell per head, a row per layer; the best is outlined.`
   );

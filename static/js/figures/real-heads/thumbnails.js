@@ -1,4 +1,4 @@
-// Figure 10's grid of thumbnails: a small attention map per head, a row per layer, each a button that opens
+// Figure 11's grid of thumbnails: a small attention map per head, a row per layer, each a button that opens
 // its head. The maps are painted into <canvas> elements (one ImageData each), not SVG cells: 72 maps of up to
 // ~70 x 70 pieces would otherwise be hundreds of thousands of nodes. The grid is one Tab stop; arrow keys move.
 

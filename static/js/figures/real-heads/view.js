@@ -1,4 +1,4 @@
-// Figure 10's view options, applied in the browser to the answer it already has (no new request): whole words
+// Figure 11's view options, applied in the browser to the answer it already has (no new request): whole words
 // instead of WordPiece pieces, and [CLS]/[SEP] left out with every row spread back to one.
 
 /**
