@@ -163,6 +163,28 @@ def prepare(
     return field_codes, train, held_out, data, relation_weight
 
 
+def train_kept(
+    heads: int,
+    data: dict[str, torch.Tensor],
+    steps: int,
+    batch_size: int,
+    relation_weight: torch.Tensor,
+    seeds: int,
+    kv_heads: int | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], list[float], int]:
+    """Seeds 0 .. seeds-1 trained (``train_one``), and the one with the lowest final training loss kept: its
+    trained and initial projections as numpy arrays, every seed's final loss, and the seed kept."""
+    runs = [
+        train_one(heads, seed, data, steps, batch_size, relation_weight, kv_heads) for seed in range(seeds)
+    ]
+    losses = [final for _, _, final in runs]
+    best_seed = int(np.argmin(losses))
+    layer, initial, _ = runs[best_seed]
+    trained = {p: getattr(layer, p).detach().numpy().copy() for p in PROJECTIONS}
+    init = {p: initial[p].numpy().copy() for p in PROJECTIONS}
+    return trained, init, losses, best_seed
+
+
 def main() -> None:
     parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
     parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
@@ -193,14 +215,10 @@ def main() -> None:
     }
     for heads in args.heads or valid_head_counts(D_MODEL):
         started = time.time()
-        runs = [
-            train_one(heads, seed, data, args.steps, args.batch_size, relation_weight)
-            for seed in range(args.seeds)
-        ]
-        best_seed = int(np.argmin([final for _, _, final in runs]))
-        layer, initial, final = runs[best_seed]
-        trained = {p: getattr(layer, p).detach().numpy().copy() for p in PROJECTIONS}
-        init = {p: initial[p].numpy().copy() for p in PROJECTIONS}
+        trained, init, losses, best_seed = train_kept(
+            heads, data, args.steps, args.batch_size, relation_weight, args.seeds
+        )
+        final = losses[best_seed]
         for p in PROJECTIONS:
             arrays[f"trained/{heads}/{p}"] = trained[p]
             arrays[f"init/{heads}/{p}"] = init[p]
@@ -211,7 +229,7 @@ def main() -> None:
             "heads": heads,
             "head_width": D_MODEL // heads,
             "final_loss": final,
-            "seed_losses": [final for _, _, final in runs],
+            "seed_losses": losses,
             "seed": best_seed,
             "heldout": scores,
             "untrained_head_spread": untrained["head_spread"],
@@ -220,7 +238,7 @@ def main() -> None:
         }
         curve["heads"].append(entry)  # type: ignore[attr-defined]
         print(
-            f"h={heads:2d} loss={final:.4f} seeds={[round(r[2], 4) for r in runs]} "
+            f"h={heads:2d} loss={final:.4f} seeds={[round(loss, 4) for loss in losses]} "
             f"best={scores['best_head']} "
             f"scores={ {k: round(v, 3) for k, v in scores['best_score'].items()} } "
             f"spread={scores['head_spread']:.3f} (untrained {untrained['head_spread']:.3f}) "

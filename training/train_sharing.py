@@ -29,7 +29,7 @@ from app.models.heads import PROJECTIONS, SHARED_FILE, WEIGHTS_FILE, Layer, as_m
 from app.models.relations import D_MODEL
 from training.command import command_line
 from training.evaluation import evaluate
-from training.train_relations import D_OUT, DEFAULT_SENTENCE, WEIGHTS, prepare, train_one
+from training.train_relations import D_OUT, DEFAULT_SENTENCE, WEIGHTS, prepare, train_kept
 
 RECORD_FILE = "relations_shared_curve.json"
 HEADS = (2, 3, 4, 6, 8, 12)  # h = 1 has nothing to share
@@ -133,14 +133,10 @@ def main() -> None:
             )
             continue
         started = time.time()
-        runs = [
-            train_one(heads, seed, data, args.steps, args.batch_size, relation_weight, kv_heads)
-            for seed in range(args.seeds)
-        ]
-        best_seed = int(np.argmin([final for _, _, final in runs]))
-        layer, initial, final = runs[best_seed]
-        trained = {p: getattr(layer, p).detach().numpy().copy() for p in PROJECTIONS}
-        init = {p: initial[p].numpy().copy() for p in PROJECTIONS}
+        trained, init, losses, best_seed = train_kept(
+            heads, data, args.steps, args.batch_size, relation_weight, args.seeds, kv_heads
+        )
+        final = losses[best_seed]
         for p in PROJECTIONS:
             arrays[f"trained/{heads}/{kv_heads}/{p}"] = trained[p]
             arrays[f"init/{heads}/{kv_heads}/{p}"] = init[p]
@@ -156,7 +152,7 @@ def main() -> None:
             "parameters": parameter_counts(heads, kv_heads),
             "weights": SHARED_FILE,
             "final_loss": final,
-            "seed_losses": [final for _, _, final in runs],
+            "seed_losses": losses,
             "seed": best_seed,
             "heldout": scores,
             "untrained_head_spread": untrained["head_spread"],
@@ -165,7 +161,7 @@ def main() -> None:
         }
         layers.append(entry)
         print(
-            f"h={heads:2d} g={kv_heads:2d} loss={final:.4f} seeds={[round(r[2], 4) for r in runs]} "
+            f"h={heads:2d} g={kv_heads:2d} loss={final:.4f} seeds={[round(loss, 4) for loss in losses]} "
             f"best={scores['best_head']} "
             f"scores={ {k: round(v, 3) for k, v in scores['best_score'].items()} } "
             f"spread={scores['head_spread']:.3f} {entry['seconds']}s",

@@ -8,6 +8,7 @@
 //   drawn grouped by the key/value head it reads.
 
 import { headColour, onSchemeChange, RELATION_NAMES, relationColour, relationDash } from "../lib/colours.js";
+import { segmentedOption } from "../lib/dom.js";
 import { headMatrices } from "../lib/figure-tools.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../lib/log-axis.js";
@@ -148,19 +149,10 @@ export class Sharing extends Widget {
     const h = this.state.heads;
     const g = this.kv();
     const radios = divisors(h).map((count) => {
-      const label = document.createElement("label");
-      label.className = "segmented__option";
-      const input = document.createElement("input");
-      input.type = "radio";
-      input.name = "sharing_kv";
-      input.value = String(count);
-      input.checked = count === g;
-      input.addEventListener("change", () => {
-        if (input.checked) this.update({ kvHeads: count === h ? null : count });
+      const label = segmentedOption("sharing_kv", count, String(count), count === g);
+      label.querySelector("input").addEventListener("change", (event) => {
+        if (event.target.checked) this.update({ kvHeads: count === h ? null : count });
       });
-      const span = document.createElement("span");
-      span.textContent = String(count);
-      label.append(input, span);
       return label;
     });
     this.el.kvOptions.replaceChildren(...radios);

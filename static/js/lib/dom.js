@@ -7,3 +7,16 @@ export function element(tag, className, text) {
   if (text !== undefined) el.textContent = text;
   return el;
 }
+
+/** One option of a segmented radio group (the markup of templates/macros.html's `segmented`), built in the
+ * browser: <label class="segmented__option"><input type="radio"><span>text</span></label>. */
+export function segmentedOption(name, value, text, checked) {
+  const label = element("label", "segmented__option");
+  const input = document.createElement("input");
+  input.type = "radio";
+  input.name = name;
+  input.value = String(value);
+  input.checked = checked;
+  label.append(input, element("span", "", text));
+  return label;
+}

@@ -1,6 +1,7 @@
 // The head lab's chosen row: the radios that pick a token, and its row picked out in every matrix that has one
 // row per token. Choosing a token only moves this highlight and redraws the comparison (compare.js).
 
+import { segmentedOption } from "../../lib/dom.js";
 import { clear } from "../../lib/svg.js";
 
 /** The radio group (`group`) that chooses whose row is highlighted: one radio per name, `chosen` checked. */
@@ -16,16 +17,7 @@ export function renderTokenRadios(group, names, chosen) {
   }
   clear(list);
   names.forEach((name, i) => {
-    const label = document.createElement("label");
-    label.className = "segmented__option";
-    const input = document.createElement("input");
-    input.type = "radio";
-    input.name = "head-lab-token";
-    input.value = String(i);
-    input.checked = i === chosen;
-    const text = document.createElement("span");
-    text.textContent = name;
-    label.append(input, text);
+    const label = segmentedOption("head-lab-token", i, name, i === chosen);
     list.appendChild(label);
   });
 }
