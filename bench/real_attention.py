@@ -48,6 +48,7 @@ import httpx  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.answers import json_bytes  # noqa: E402
 from app.config import get_settings  # noqa: E402
 from app.models.real_bert import (  # noqa: E402
     DECIMALS,
@@ -63,7 +64,7 @@ from app.models.real_bert import (  # noqa: E402
     word_attention,
     word_attentions,
 )
-from app.routes.real_attention import ANSWER, real_attention_response  # noqa: E402
+from app.routes.real_attention import real_attention_response  # noqa: E402
 from tests.serving import app_server  # noqa: E402
 
 # One WordPiece piece each, so that n words are n + 2 pieces with [CLS] and [SEP].
@@ -161,7 +162,7 @@ def route_json(model: RealBert, inputs: list[str]) -> dict[str, float]:
         times = []
         for result in results:
             started = time.perf_counter()
-            ANSWER.dump_json(real_attention_response(result))
+            json_bytes(real_attention_response(result))
             times.append((time.perf_counter() - started) * 1000)
         out[name] = statistics.median(times)
     return out
