@@ -71,3 +71,14 @@ def test_ruff_finds_nothing() -> None:
     for command in (["ruff", "check", str(ROOT)], ["ruff", "format", "--check", str(ROOT)]):
         result = subprocess.run(command, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout
+
+
+def test_every_bench_script_imports() -> None:
+    """A benchmark is run by hand, rarely: importing each one here catches a name it uses that the code has
+    since renamed or removed, without running it."""
+    import importlib
+
+    scripts = sorted(p.stem for p in (ROOT / "bench").glob("*.py") if p.stem != "__init__")
+    assert "distinct" in scripts
+    for name in scripts:
+        importlib.import_module(f"bench.{name}")
