@@ -395,9 +395,19 @@ def test_the_accounting_reads_its_state_from_the_url(watched_page) -> None:
 
 
 def kv_cells(figure: Locator, row: str) -> list[str]:
-    """One row of the key/value cache table as shown: per token, at 4k, 32k and 128k tokens, the saving."""
+    """One row of the key/value cache table as shown: per token, at 4k, 32k and 128k tokens, the saving.
+    `row` is a kind (MHA, GQA, MQA, MLA), or "model" for the row marked as the model's own."""
+    which = "[data-kv-row].is-own" if row == "model" else f'[data-kv-row="{row}"]'
+    tr = figure.locator(which)
+    expect(tr).to_have_count(1)
     keys = ["perToken", "context.0", "context.1", "context.2", "saving"]
-    return [figure.locator(f'[data-kv="{row}.{key}"]').inner_text() for key in keys]
+    return [tr.locator(f'[data-kv$=".{key}"]').inner_text() for key in keys]
+
+
+def kv_names(figure: Locator) -> list[str]:
+    """The cache table's row names, top to bottom."""
+    table = figure.locator("[data-part=kv-cache-table]")
+    return [" ".join(t.split()) for t in table.locator('tbody [data-kv$=".name"]').all_inner_texts()]
 
 
 def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watched_page) -> None:
@@ -416,7 +426,17 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     expect(status).to_contain_text("32 query heads of width 128 share 8 key/value heads")
     # 2 · 8 · 128 elements · 32 layers · 2 bytes = 131,072 bytes a token; 512 MiB at 4,096 tokens.
     assert kv_cells(figure, "model") == ["128 KiB", "512 MiB", "4 GiB", "16 GiB", "4×"]
-    assert kv_cells(figure, "mha") == ["512 KiB", "2 GiB", "16 GiB", "64 GiB", "1×"]
+    assert kv_cells(figure, "GQA") == kv_cells(figure, "model")
+    assert kv_cells(figure, "MHA") == ["512 KiB", "2 GiB", "16 GiB", "64 GiB", "1×"]
+    # Every kind from the same shape: MQA 2 · 128 · 32 · 2 = 16 KiB; MLA (512 + 64) · 32 · 2 = 36 KiB.
+    assert kv_cells(figure, "MQA") == ["16 KiB", "64 MiB", "512 MiB", "2 GiB", "32×"]
+    assert kv_cells(figure, "MLA") == ["36 KiB", "144 MiB", "1.13 GiB", "4.5 GiB", "14.2×"]
+    assert kv_names(figure) == [
+        "MHA, 32 key/value heads",
+        "GQA, g = 8, this model",
+        "MQA, g = 1",
+        "MLA, d_c = 512, rotary 64 (DeepSeek-V2's proportions)",
+    ]
     expect(figure.locator('[data-kv="weights.model.w_k"]')).to_have_text("4,194,304")  # 4,096 × 8 · 128
 
     # From the keyboard: the next preset down the list is Mistral 7B, the same shape.
@@ -429,8 +449,9 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     figure.get_by_role("combobox", name="Cache dtype").select_option("float32")
     figure.get_by_role("spinbutton", name="Batch").fill("2")
     # (512 + 64) · 60 layers · 4 bytes = 138,240 bytes a token; × 4,096 tokens × 2 sequences = 1,080 MiB.
-    expect(figure.locator('[data-kv="model.perTokenBytes"]')).to_have_text("138,240 bytes")
+    expect(figure.locator('[data-kv="MLA.perTokenBytes"]')).to_have_text("138,240 bytes")
     assert kv_cells(figure, "model") == ["135 KiB", "1.05 GiB", "8.44 GiB", "33.8 GiB", "71.1×"]
+    assert kv_names(figure)[3] == "MLA, d_c = 512, rotary 64, this model"
     assert query_params(page) == {"kv_model": "deepseek-v2", "kv_dtype": "float32", "kv_batch": "2"}
 
     # A pasted config (Falcon's older spelling): the select says it is the reader's own.
@@ -441,6 +462,9 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     )
     assert kv_cells(figure, "model")[0] == "16 KiB"  # 2 · 64 · 32 layers · 4 bytes
     assert kv_cells(figure, "model")[4] == "71×"
+    # 71 is prime: no g lies between MQA and MHA, and the GQA row says so.
+    assert kv_names(figure)[1] == "GQA: no g between 1 and 71 divides 71"
+    assert kv_cells(figure, "GQA") == ["—"] * 5
     assert "kv_model" not in query_params(page)
 
     # What is wrong is said under the box, naming the field, and the tables dim; the server is not asked.
@@ -467,6 +491,7 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
         "256 GiB",
         "1×",
     ]  # MHA, float32, 2 sequences
+    assert kv_names(figure)[:2] == ["MHA, 32 key/value heads, this model", "GQA, g = 8"]
 
 
 def test_the_kv_cache_reads_its_state_from_the_url(watched_page) -> None:

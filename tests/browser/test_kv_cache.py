@@ -133,6 +133,46 @@ def test_every_preset_matches_the_arithmetic_done_by_hand(kv) -> None:
     assert figures["deepseek-v2"]["human"] == ["67.5 KiB", "270 MiB", "2.11 GiB", "8.44 GiB"]
 
 
+FOUR_ROWS = """(key) => { const t = k.cacheTable(k.presetAttention(key), { dtype: "bfloat16", batch: 1 });
+  return t.rows.map((r) => [r.kind, r.label, r.own, r.perToken, r.saving]); }"""
+
+
+def test_every_model_shows_mha_gqa_mqa_and_mla_from_its_own_shape(kv) -> None:
+    rows = kv(f"({FOUR_ROWS})(arg)", "llama-3-8b")
+    assert [r[0] for r in rows] == ["MHA", "GQA", "MQA", "MLA"]
+    assert [r[2] for r in rows] == [False, True, False, False]  # Llama 3 8B is GQA
+    # Bytes per token in bfloat16 (2 bytes), 32 layers, d_head = 4,096 / 32 = 128.
+    mha = 2 * 32 * 128 * 2 * 32
+    assert [r[3] for r in rows] == [
+        mha,  # 524,288: 32 key/value heads
+        2 * 8 * 128 * 2 * 32,  # 131,072: the model's own g = 8
+        2 * 128 * 2 * 32,  # 16,384: one key/value head
+        (512 + 64) * 2 * 32,  # 36,864: a latent of 4 · 128, a rotary key of 128 / 2
+    ]
+    assert [r[3] for r in rows] == [524_288, 131_072, 16_384, 36_864]
+    assert [r[4] for r in rows] == [mha / r[3] for r in rows]  # the ratio column, MHA ÷ the row
+    assert rows[1][1] == "GQA, g = 8"
+    assert rows[3][1] == "MLA, d_c = 512, rotary 64 (DeepSeek-V2's proportions)"
+
+    # DeepSeek-V2 is MLA: its own 512 + 64 over 60 layers; the other kinds keep its heads' widths
+    # (keys 128 + 64, values 128) for h = 128, grouped as g = 8.
+    deepseek = kv(f"({FOUR_ROWS})(arg)", "deepseek-v2")
+    assert [(r[0], r[2], r[3]) for r in deepseek] == [
+        ("MHA", False, 128 * (192 + 128) * 2 * 60),
+        ("GQA", False, 8 * (192 + 128) * 2 * 60),
+        ("MQA", False, (192 + 128) * 2 * 60),
+        ("MLA", True, (512 + 64) * 2 * 60),
+    ]
+    assert deepseek[3][1] == "MLA, d_c = 512, rotary 64"
+    # Llama 2 7B (MHA, h = 32) is grouped as g = 8; Falcon 7B (h = 71, prime) has no g between 1 and h.
+    assert kv(f"({FOUR_ROWS})(arg)", "llama-2-7b")[1][1:4] == ["GQA, g = 8", False, 2 * 8 * 128 * 2 * 32]
+    falcon = kv(f"({FOUR_ROWS})(arg)", "falcon-7b")
+    assert falcon[1] == ["GQA", "GQA: no g between 1 and 71 divides 71", False, None, None]
+    assert falcon[2][2] is True
+    # The g for a model that is not GQA: 8 when 8 divides h and 8 < h, else h's largest divisor below h but 1.
+    assert kv("[32, 8, 12, 6, 9, 4, 3, 2, 1].map(k.groupsFor)") == [8, 4, 6, 3, 3, 2, None, None, None]
+
+
 def test_dtype_and_batch_scale_the_cache(kv) -> None:
     base = kv.page.evaluate(PRESET_FIGURES, {"dtype": "bfloat16", "batch": 1})
     for dtype, size in (("float32", 4), ("float16", 2), ("fp8", 1), ("int8", 1)):

@@ -1,8 +1,8 @@
 // Figure 2, the accounting: weights and multiply-adds of h heads of width d_model / h next to one head of width
 // d_model, kept live as the controls move. The server renders the table (app/core/accounting.py); this module
 // only rewrites its numbers, with the same formulas (tests/browser/test_head_lab.py checks they agree).
-// Below it, the key/value cache of a real model (a preset or a pasted config.json) against the multi-head
-// attention it would otherwise need: counted in the browser by lib/kv-cache.js, written here (KvCache).
+// Below it, the key/value cache of a real model (a preset or a pasted config.json) as MHA, GQA, MQA and MLA,
+// its own kind marked: counted in the browser by lib/kv-cache.js, written here (KvCache).
 
 import {
   CONTEXTS,
@@ -285,17 +285,26 @@ export class KvCache extends Widget {
       `The key/value cache of ${this.modelName}: all ${plural(a.layers, "layer", "layers")}, ${dtype}, ` +
       `${sequences}`;
     CONTEXTS.forEach((tokens, i) => this.put(`context.${i}`, `${grouped(tokens)} tokens`));
-    const names = { model: `${a.kind}, this model`, mha: "MHA, no sharing" };
-    for (const row of ["model", "mha"]) {
-      const line = table[row];
-      this.put(`${row}.name`, names[row]);
-      this.put(`${row}.how`, `${line.how} = ${grouped(line.elements)} a layer`);
-      this.put(`${row}.perToken`, humanBytes(line.perToken));
-      this.put(`${row}.perTokenBytes`, plural(line.perToken, "byte", "bytes"));
-      line.contexts.forEach((bytes, i) => this.put(`${row}.context.${i}`, humanBytes(bytes)));
+    for (const line of table.rows) {
+      const { kind } = line;
+      const tr = this.figure.querySelector(`[data-kv-row="${kind}"]`);
+      tr.classList.toggle("acct-differs", line.own);
+      tr.classList.toggle("is-own", line.own);
+      tr.classList.toggle("is-none", line.elements === null);
+      this.put(`${kind}.name`, line.own ? `${line.label}, this model` : line.label);
+      if (line.elements === null) {
+        this.put(`${kind}.how`, "");
+        ["perToken", "perTokenBytes", "saving", ...CONTEXTS.map((_, i) => `context.${i}`)].forEach((key) =>
+          this.put(`${kind}.${key}`, key === "perTokenBytes" ? "" : "—"),
+        );
+        continue;
+      }
+      this.put(`${kind}.how`, `${line.how} = ${grouped(line.elements)} a layer`);
+      this.put(`${kind}.perToken`, humanBytes(line.perToken));
+      this.put(`${kind}.perTokenBytes`, plural(line.perToken, "byte", "bytes"));
+      line.contexts.forEach((bytes, i) => this.put(`${kind}.context.${i}`, humanBytes(bytes)));
+      this.put(`${kind}.saving`, ratioText(line.saving));
     }
-    this.put("model.saving", ratioText(table.saving));
-    this.put("mha.saving", ratioText(1));
 
     const longest = CONTEXTS.length - 1;
     const at = `At ${grouped(CONTEXTS[longest])} tokens${batch === 1 ? "" : ` for ${grouped(batch)} sequences`}`;
@@ -357,14 +366,15 @@ export class KvCache extends Widget {
     if (!a) return [];
     const { dtype, batch } = this.state;
     const table = cacheTable(a, { dtype, batch });
+    const lines = table.rows.filter((line) => line.elements !== null); // a kind this h has none of: no row
     const weights = [layerWeights(a), layerWeights(mhaOf(a))];
     const columns = [`${a.kind}, this model`, "MHA, no sharing"];
     return [
       {
         name: `Key/value cache of ${this.modelName} in bytes (${dtype}, batch ${batch})`,
-        rows: [`${a.kind}, this model`, "MHA, no sharing"],
+        rows: lines.map((line) => (line.own ? `${line.label}, this model` : line.label)),
         columns: ["per token", ...CONTEXTS.map((t) => `${t} tokens`)],
-        values: [table.model, table.mha].map((line) => [line.perToken, ...line.contexts]),
+        values: lines.map((line) => [line.perToken, ...line.contexts]),
       },
       {
         name: `Weights of one attention layer of ${this.modelName}`,

@@ -356,20 +356,75 @@ export function cacheBytes(a, { dtype = "bfloat16", tokens = 1, batch = 1 } = {}
 }
 
 /**
- * The model's cache against the MHA it would otherwise need: per token and at each of CONTEXTS, in bytes, for
- * `dtype` and `batch`; `saving` is MHA's bytes over the model's.
+ * The g a model that is not itself GQA is shown grouped with: 8 when 8 divides h and 8 < h (Llama's and
+ * Mistral's choice), else the largest divisor of h below h other than 1; null when there is none (h prime,
+ * like Falcon 7B's 71, or h < 4), since no grouping then lies between MHA and MQA.
+ */
+export function groupsFor(heads) {
+  if (heads % 8 === 0 && heads > 8) return 8;
+  for (let g = Math.floor(heads / 2); g > 1; g -= 1) if (heads % g === 0) return g;
+  return null;
+}
+
+/**
+ * The MLA a model that is not MLA is shown with: DeepSeek-V2's proportions for its heads' width d_head, a
+ * latent of d_c = 4 · d_head and a rotary key of d_head / 2 (there 512 = 4 · 128 and 64 = 128 / 2), rounded
+ * up for an odd d_head; the heads attend with keys d_head + d_head / 2 and values d_head wide.
+ */
+export function mlaOf(a) {
+  if (a.mla) return a;
+  const dHead = a.dV;
+  const ropeDim = Math.ceil(dHead / 2);
+  const mla = { kvRank: 4 * dHead, qRank: null, ropeDim, nopeDim: dHead, vDim: dHead };
+  return { ...a, kind: "MLA", kvHeads: a.heads, dQK: dHead + ropeDim, mla };
+}
+
+/**
+ * The four kinds of attention, each counted from the model's own shape: MHA (g = h), GQA (the model's g, or
+ * `groupsFor(h)`), MQA (g = 1) and MLA (the model's own latent, or `mlaOf`). Keys and values keep the model's
+ * widths (an MLA model's: qk_nope_head_dim + qk_rope_head_dim and v_head_dim). Each: { kind, label, own, shape },
+ * shape null where the kind does not exist for this h (GQA with no g between 1 and h).
+ */
+export function kindsOf(a) {
+  const mha = mhaOf(a);
+  const g = a.kind === "GQA" ? a.kvHeads : groupsFor(a.heads);
+  const mla = mlaOf(a);
+  const { kvRank, ropeDim } = mla.mla;
+  const proportions = a.mla ? "" : " (DeepSeek-V2's proportions)";
+  return [
+    { kind: "MHA", label: `MHA, ${grouped(a.heads)} key/value ${a.heads === 1 ? "head" : "heads"}`, shape: mha },
+    g === null
+      ? { kind: "GQA", label: `GQA: no g between 1 and ${grouped(a.heads)} divides ${grouped(a.heads)}`, shape: null }
+      : { kind: "GQA", label: `GQA, g = ${grouped(g)}`, shape: { ...mha, kind: "GQA", kvHeads: g } },
+    { kind: "MQA", label: "MQA, g = 1", shape: { ...mha, kind: "MQA", kvHeads: 1 } },
+    { kind: "MLA", label: `MLA, d_c = ${grouped(kvRank)}, rotary ${grouped(ropeDim)}${proportions}`, shape: mla },
+  ].map((row) => ({ ...row, own: row.kind === a.kind }));
+}
+
+/**
+ * The cache of every kind in `kindsOf(a)`, per token and at each of CONTEXTS, in bytes, for `dtype` and
+ * `batch`. `rows` holds the four in order MHA, GQA, MQA, MLA, each { kind, label, own, elements, how,
+ * perToken, contexts, saving } (saving: MHA's bytes over the row's; all null for a kind that does not exist);
+ * `model` is the model's own row, `mha` the MHA row, and `saving` the model's.
  */
 export function cacheTable(a, { dtype = "bfloat16", batch = 1 } = {}) {
-  const line = (shape) => ({
-    kind: shape.kind,
-    elements: cacheElements(shape),
-    how: cacheElementsHow(shape),
-    perToken: cacheBytes(shape, { dtype }),
-    contexts: CONTEXTS.map((tokens) => cacheBytes(shape, { dtype, tokens, batch })),
-  });
-  const model = line(a);
-  const mha = line(mhaOf(a));
-  return { model, mha, saving: mha.elements / model.elements };
+  const mhaElements = cacheElements(mhaOf(a));
+  const line = ({ kind, label, own, shape }) =>
+    shape
+      ? {
+          kind,
+          label,
+          own,
+          elements: cacheElements(shape),
+          how: cacheElementsHow(shape),
+          perToken: cacheBytes(shape, { dtype }),
+          contexts: CONTEXTS.map((tokens) => cacheBytes(shape, { dtype, tokens, batch })),
+          saving: mhaElements / cacheElements(shape),
+        }
+      : { kind, label, own, elements: null, how: null, perToken: null, contexts: CONTEXTS.map(() => null), saving: null };
+  const rows = kindsOf(a).map(line);
+  const model = rows.find((row) => row.own);
+  return { rows, model, mha: rows[0], saving: model.saving };
 }
 
 const UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
