@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -185,6 +186,30 @@ def train_kept(
     return trained, init, losses, best_seed
 
 
+def measured(
+    trained: Layer,
+    init: Layer,
+    heads: int,
+    held_out: list[list[str]],
+    field_codes: dict[str, np.ndarray],
+    losses: list[float],
+    best_seed: int,
+    started: float,
+) -> dict[str, Any]:
+    """What the record keeps of a kept layer (``train_kept``), in the record's order: its final loss, every
+    seed's, the seed kept, its held-out scores, the untrained layer's head spread, its best scores on the
+    default sentence, and the seconds since ``started``."""
+    return {
+        "final_loss": losses[best_seed],
+        "seed_losses": losses,
+        "seed": best_seed,
+        "heldout": evaluate(trained, heads, held_out, field_codes),
+        "untrained_head_spread": evaluate(init, heads, held_out, field_codes)["head_spread"],
+        "default_sentence": evaluate(trained, heads, [DEFAULT_SENTENCE], field_codes)["best_score"],
+        "seconds": round(time.time() - started, 1),
+    }
+
+
 def main() -> None:
     parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
     parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
@@ -222,26 +247,20 @@ def main() -> None:
         for p in PROJECTIONS:
             arrays[f"trained/{heads}/{p}"] = trained[p]
             arrays[f"init/{heads}/{p}"] = init[p]
-        scores = evaluate(Layer(**trained), heads, held_out, field_codes)
-        untrained = evaluate(Layer(**init), heads, held_out, field_codes)
-        default = evaluate(Layer(**trained), heads, [DEFAULT_SENTENCE], field_codes)["best_score"]
         entry = {
             "heads": heads,
             "head_width": D_MODEL // heads,
-            "final_loss": final,
-            "seed_losses": losses,
-            "seed": best_seed,
-            "heldout": scores,
-            "untrained_head_spread": untrained["head_spread"],
-            "default_sentence": default,
-            "seconds": round(time.time() - started, 1),
+            **measured(
+                Layer(**trained), Layer(**init), heads, held_out, field_codes, losses, best_seed, started
+            ),
         }
         curve["heads"].append(entry)  # type: ignore[attr-defined]
+        scores, default = entry["heldout"], entry["default_sentence"]
         print(
             f"h={heads:2d} loss={final:.4f} seeds={[round(loss, 4) for loss in losses]} "
             f"best={scores['best_head']} "
             f"scores={ {k: round(v, 3) for k, v in scores['best_score'].items()} } "
-            f"spread={scores['head_spread']:.3f} (untrained {untrained['head_spread']:.3f}) "
+            f"spread={scores['head_spread']:.3f} (untrained {entry['untrained_head_spread']:.3f}) "
             f"default={ {k: round(v, 3) for k, v in default.items()} } "
             f"{entry['seconds']}s",
             flush=True,

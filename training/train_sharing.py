@@ -28,8 +28,7 @@ from app.core.attention import valid_head_counts
 from app.models.heads import PROJECTIONS, SHARED_FILE, WEIGHTS_FILE, Layer, as_multi_head, kv_head_of
 from app.models.relations import D_MODEL
 from training.command import command_line
-from training.evaluation import evaluate
-from training.train_relations import D_OUT, DEFAULT_SENTENCE, WEIGHTS, prepare, train_kept
+from training.train_relations import D_OUT, WEIGHTS, measured, prepare, train_kept
 
 RECORD_FILE = "relations_shared_curve.json"
 HEADS = (2, 3, 4, 6, 8, 12)  # h = 1 has nothing to share
@@ -144,22 +143,14 @@ def main() -> None:
             as_multi_head(Layer(**trained), heads, kv_heads),
             as_multi_head(Layer(**init), heads, kv_heads),
         )
-        scores = evaluate(wide, heads, held_out, field_codes)
-        untrained = evaluate(wide_init, heads, held_out, field_codes)
-        default = evaluate(wide, heads, [DEFAULT_SENTENCE], field_codes)["best_score"]
         entry = {
             **base,
             "parameters": parameter_counts(heads, kv_heads),
             "weights": SHARED_FILE,
-            "final_loss": final,
-            "seed_losses": losses,
-            "seed": best_seed,
-            "heldout": scores,
-            "untrained_head_spread": untrained["head_spread"],
-            "default_sentence": default,
-            "seconds": round(time.time() - started, 1),
+            **measured(wide, wide_init, heads, held_out, field_codes, losses, best_seed, started),
         }
         layers.append(entry)
+        scores = entry["heldout"]
         print(
             f"h={heads:2d} g={kv_heads:2d} loss={final:.4f} seeds={[round(loss, 4) for loss in losses]} "
             f"best={scores['best_head']} "
