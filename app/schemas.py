@@ -9,6 +9,13 @@ from pydantic_core import PydanticCustomError
 from app.core.borrowing import BORROWED
 
 MaskName = Literal["none", "neg_inf", "zero"]
+# The tiny language models (figures 6 and 7), named by the mask each was trained with (app/models/tiny_lm.py's
+# MODEL_ORDER): next_word is the off-by-one triu(ones, diagonal=2), present once the weights file holds it.
+LanguageModelName = Literal["neg_inf", "zero", "next_word", "none"]
+# Any mask a pass of those models may apply: MaskName's and the mask bug zoo's (app/core/attention.py).
+LanguageModelMask = Literal[
+    "none", "neg_inf", "zero", "hides_self", "next_word", "transposed", "after_softmax", "additive"
+]
 RelationName = Literal["meaning", "grammar", "position"]
 # A sentence's length limit is a setting (ATTENTION_MAX_SENTENCE_CHARS), unknown when these are declared: its
 # schema carries this mark, and the app writes the settings' maxLength in its place (app.deps).
@@ -101,7 +108,7 @@ class AttentionResponse(BaseModel):
 
 
 class LanguageModelRecord(BaseModel):
-    mask: MaskName
+    mask: LanguageModelName
     label: str
     curves: dict[str, list[float]] = Field(description="step, train and validation loss every 100 steps")
     final_train: float
@@ -121,7 +128,7 @@ class LanguageModelsResponse(BaseModel):
 
 
 class GenerateRequest(RequestBody):
-    model: MaskName = Field(description="which of the three models: the mask it was trained with")
+    model: LanguageModelName = Field(description="which of the models: the mask it was trained with")
     prompt: str = Field(default="the", min_length=1, max_length=100)
     strategy: Literal["greedy", "sample"] = "greedy"
     count: int = Field(default=5, ge=1, le=20)
@@ -136,33 +143,84 @@ class Sample(BaseModel):
 
 
 class GenerateResponse(BaseModel):
-    model: MaskName
+    model: LanguageModelName
     strategy: Literal["greedy", "sample"]
     samples: list[Sample]
     grammatical_share: float
 
 
 class LanguageModelAttentionResponse(BaseModel):
-    model: MaskName = Field(description="which of the three models: the mask it was trained with")
-    mask: MaskName = Field(
+    model: LanguageModelName = Field(description="which of the models: the mask it was trained with")
+    mask: LanguageModelMask = Field(
         description="the mask every layer applied in this pass (by default the model's own)"
     )
     tokens: list[str] = Field(description="the start token, then the sentence")
-    weights: list[list[list[list[float]]]] = Field(
-        description="[layer][head][query i][key j]; every row sums to 1"
+    weights: list[list[list[list[float | None]]]] = Field(
+        description="[layer][head][query i][key j]; every row sums to 1 (less under after_softmax); null "
+        "in a row with no weights (NaN: `nan_rows`)"
     )
-    scaled: list[list[list[list[float]]]] = Field(
-        description="[layer][head][query i][key j]: the scores q·k/√d_k the mask acts on (before it)"
+    scaled: list[list[list[list[float | None]]]] = Field(
+        description="[layer][head][query i][key j]: the scores q·k/√d_k the mask acts on (before it); null "
+        "where they are NaN, read from a NaN row of the layer before"
     )
-    future_leak: float = Field(
-        description="mean over layers, heads and query rows of the weight on keys j > i"
+    nan_rows: list[list[list[int]]] = Field(
+        description="[layer][head]: the query rows whose weights are NaN (only hides_self has any: row 0 "
+        "sees nothing, and the next layer's rows that read its output)"
     )
-    future_shares: list[list[list[float]]] = Field(
-        description="[layer][head][query i]: Σ_{j>i} w_ij, the weight the row puts on later keys"
+    future_leak: float | None = Field(
+        description="mean over layers, heads and the query rows that have weights of the weight on keys j > i"
     )
-    row_future_shares: list[float] = Field(
-        description="[query i]: `future_shares` averaged over the layers and heads"
+    future_shares: list[list[list[float | None]]] = Field(
+        description="[layer][head][query i]: Σ_{j>i} w_ij, the weight the row puts on later keys (null in a "
+        "NaN row)"
     )
+    row_future_shares: list[float | None] = Field(
+        description="[query i]: `future_shares` averaged over the layers and heads where the row has weights"
+    )
+
+
+class PaddedBatchPanel(BaseModel):
+    """One sequence of a left-padded batch under the padding and causal masks, both −∞."""
+
+    tokens: list[str] = Field(description="the sequence as the batch holds it, padding first")
+    pads: int = Field(description="how many padding positions it starts with")
+    scaled: list[list[float]] = Field(description="[query i][key j]: layer 1, head 1's scores, before masks")
+    naive: list[list[float | None]] = Field(description="softmax of the masked scores; null is NaN")
+    safe: list[list[float]] = Field(description="the safe softmax: a fully masked row gives zeros")
+    naive_nan_rows: list[int] = Field(description="rows of `naive` that are NaN")
+    safe_nan_rows: list[int] = Field(description="rows of `safe` that are NaN (none)")
+    naive_gradient_nan_rows: list[int] = Field(description="rows of the softmax's gradient that are NaN")
+    safe_gradient_nan_rows: list[int] = Field(description="the same with the safe softmax (none)")
+
+
+class SentinelRow(BaseModel):
+    """A finite mask value stored in a low-precision dtype; "-inf", "inf" and "nan" are written as strings."""
+
+    dtype: Literal["float32", "float16", "bfloat16"]
+    sentinel: Literal["−1e9", "finfo.min", "−1e4"]
+    stored: float | str = Field(description="the sentinel as the dtype holds it")
+    twice: float | str = Field(description="0 + m + m: a score under two masks added (padding and causal)")
+    fully_masked: float | str = Field(
+        description="a weight of a row whose keys (fully_masked_keys) are each masked twice: uniform while "
+        "finite, NaN at −∞"
+    )
+    leak: float | str = Field(
+        description="the future's weight in a row of one visible score 0 and one future score (future_score) "
+        "masked once"
+    )
+
+
+class LanguageModelMaskZooResponse(BaseModel):
+    sentence: list[str]
+    layer: int = Field(description="the decoder's layer whose scores the padding panel uses (1-based)")
+    head: int = Field(description="its head (1-based)")
+    batch: list[PaddedBatchPanel] = Field(
+        description="the reader's sentence, then its first half, left-padded to the same length"
+    )
+    nan_rows: int = Field(description="rows of the batch whose naive weights are NaN")
+    precision: list[SentinelRow] = Field(description="every sentinel in float32, float16 and bfloat16")
+    fully_masked_keys: int = Field(description="the keys of the precision table's fully masked row")
+    future_score: float = Field(description="the future score of the precision table's leak row")
 
 
 class NextWordReading(BaseModel):
@@ -188,7 +246,7 @@ class NextWordReading(BaseModel):
 
 
 class LanguageModelPredictions(BaseModel):
-    model: MaskName
+    model: LanguageModelName
     label: str
     final_train: float = Field(description="the stored training record's final training loss")
     final_validation: float = Field(description="the stored training record's final validation loss")
@@ -212,11 +270,22 @@ class LanguageModelPredictionsResponse(BaseModel):
     inputs: list[str] = Field(description="[position]: the word fed there: the start token, then the words")
     targets: list[str] = Field(description="[position]: the sentence's next word, '</s>' after its last")
     positions: int
-    models: list[LanguageModelPredictions] = Field(description="−∞, ×0, no mask")
+    models: list[LanguageModelPredictions] = Field(description="−∞, ×0, next word (when installed), no mask")
 
 
-DiagnoseVerdict = Literal["causal", "leaks"]
-DiagnoseSignature = Literal["causal", "zero_fill", "unmasked"]
+DiagnoseVerdict = Literal["causal", "leaks", "broken"]
+DiagnoseSignature = Literal[
+    "hides_self",
+    "transposed",
+    "next_word",
+    "faint",
+    "zero_fill",
+    "unmasked",
+    "after_softmax",
+    "nan_rows",
+    "causal",
+]
+VALID_ROWS = "over the valid rows (neither entirely NaN nor entirely 0); null when the head has none"
 
 
 class DiagnoseHead(BaseModel):
@@ -226,22 +295,51 @@ class DiagnoseHead(BaseModel):
     )
     head: int = Field(description="the head in its layer, an array index from 0 (named from 1 to readers)")
     max_future: float = Field(description="the largest weight strictly above the diagonal (key j > query i)")
-    future_mass: float = Field(description="mean over query rows of the row's weight on keys j > i")
-    verdict: DiagnoseVerdict = Field(description='"causal" exactly when max_future is 0.0')
-    signature: DiagnoseSignature = Field(
-        description='"zero_fill": leaks with equal future weights along every row, the fingerprint of '
-        'masked_fill(mask, 0); "unmasked": leaks freely; "causal": no leak'
+    future_mass: float | None = Field(description=f"mean of the row's weight on keys j > i, {VALID_ROWS}")
+    verdict: DiagnoseVerdict = Field(
+        description='"leaks" exactly when max_future > 0; "broken" for no leak but the signature hides_self, '
+        'after_softmax or nan_rows; else "causal"'
     )
+    signature: DiagnoseSignature = Field(
+        description="the fingerprint of a mask bug, the first that fits in this order: hides_self (a zero "
+        "diagonal: triu(ones, diagonal=0)), transposed (no weight on the past, some on the future: tril for "
+        "triu), next_word (future weight only on j = i + 1: triu(ones, diagonal=2)), faint (every future "
+        "weight below 1e-3: a finite mask value too small for the scores), zero_fill (equal future weights "
+        "along each row: masked_fill(mask, 0)), unmasked (any other leak, including an additive 0/1 mask, "
+        "which weights alone cannot tell from none), after_softmax (no leak, rows summing to less than 1), "
+        "nan_rows (no leak, rows entirely NaN); causal: none of these"
+    )
+    nan_rows: int = Field(description="rows entirely NaN: fully masked rows under -inf")
+    empty_rows: int = Field(description="rows entirely 0: padding under a safe softmax, set aside")
+    row_sum_min: float | None = Field(description=f"the smallest row sum, {VALID_ROWS}")
+    row_sum_max: float | None = Field(description=f"the largest row sum, {VALID_ROWS}")
+    entropy: float | None = Field(description=f"mean of -Σ_j w_ij log w_ij in nats, {VALID_ROWS}")
 
 
 class DiagnoseLayer(BaseModel):
     layer: int = Field(description="the layer, an array index from 0 (named from 1 to readers)")
     heads: int = Field(description="heads in the layer")
-    leaking: int = Field(description='heads of the layer whose verdict is "leaks": zero_fill + unmasked')
-    zero_fill: int = Field(description='leaking heads with the signature "zero_fill" (the ×0 bug)')
-    unmasked: int = Field(description='leaking heads with the signature "unmasked"')
-    max_future: float = Field(
-        description="the largest max_future of the layer's heads; 0.0 when all are causal"
+    leaking: int = Field(description='heads of the layer whose verdict is "leaks"')
+    zero_fill: int = Field(description='heads with the signature "zero_fill" (the ×0 bug)')
+    unmasked: int = Field(description='heads with the signature "unmasked"')
+    broken: int = Field(description='heads of the layer whose verdict is "broken"')
+    max_future: float = Field(description="the largest max_future of the layer's heads; 0.0 when none leaks")
+
+
+class DiagnoseGrid(BaseModel):
+    future_mass: list[list[float | None]] = Field(description="[layer][head], as in heads")
+    max_future: list[list[float]] = Field(description="[layer][head]")
+    entropy: list[list[float | None]] = Field(description="[layer][head], in nats")
+    signature: list[list[DiagnoseSignature]] = Field(description="[layer][head]")
+    nan_rows: list[list[int]] = Field(description="[layer][head]")
+
+
+class DiagnoseLayout(BaseModel):
+    offset: int = Field(description="the byte at which the numbers start in the uploaded .npy file")
+    dtype: str = Field(description='the numbers\' NumPy type string, e.g. "<f2" (float16, little-endian)')
+    shape: list[int] = Field(
+        description="the array's shape, in C order: head (layer, head) of H heads a layer and n positions "
+        "is the n² numbers from byte offset + (layer · H + head) · n² · itemsize"
     )
 
 
@@ -249,23 +347,41 @@ class DiagnoseResponse(BaseModel):
     shape: list[int] = Field(description="the uploaded array's shape: [n, n], [h, n, n] or [layers, h, n, n]")
     heads: list[DiagnoseHead] = Field(
         description="every head, in (layer, head) order, when there are at most 1,024; past that only the "
-        "leaking heads, the first 1,024 in (layer, head) order"
+        "heads that leak or are broken, the first 1,024 in (layer, head) order"
     )
     heads_total: int = Field(description="heads in the upload: layers × heads per layer")
     heads_listed: int = Field(
-        description="entries in heads: heads_total up to 1,024 heads, else the leaking heads, at most 1,024"
+        description="entries in heads: heads_total up to 1,024 heads, else the heads that leak or are "
+        "broken, at most 1,024"
     )
     layers: list[DiagnoseLayer] = Field(
         description="one record per layer, in order, counting every head whether listed or not"
     )
-    verdict: DiagnoseVerdict = Field(description='"causal" when every head is')
-    summary: str = Field(
-        description='one or two sentences: the verdict ("causal: ..." or "leaks: ..."), how many heads leak '
-        "and with which signature, and the worst head"
+    signatures: dict[DiagnoseSignature, int] = Field(
+        description="how many heads carry each signature, counting every head; only those some head carries"
     )
-    weights: list[list[list[list[float]]]] | None = Field(
-        description="[layer][head][query i][key j], the upload reshaped to four dimensions, for drawing; "
-        "null unless there are at most 64 heads of at most 32 positions"
+    grid: DiagnoseGrid = Field(
+        description="every head's figures as [layer][head] grids, for the summary grid"
+    )
+    verdict: DiagnoseVerdict = Field(
+        description='"leaks" when some head leaks, else "broken" when some head is, else "causal"'
+    )
+    summary: str = Field(
+        description='one to three sentences: the verdict ("causal: ...", "leaks: ..." or "broken: ..."), how '
+        "many heads leak or are broken and with which signatures, and the worst head"
+    )
+    tokens: list[str] | None = Field(
+        description="one label per position, from the tokens field or a .json object's tokens, each cut to "
+        "40 characters; null when none were sent"
+    )
+    weights: list[list[list[list[float | None]]]] | None = Field(
+        description="[layer][head][query i][key j], a .json or .csv upload reshaped to four dimensions, for "
+        "drawing (a NaN row's numbers are null); null for .npy, whose heads the page reads from its own copy "
+        "of the file (layout)"
+    )
+    layout: DiagnoseLayout | None = Field(
+        description="for a .npy upload in C order, where its numbers are, so that a page can read any head "
+        "from its own copy of the file; null otherwise"
     )
 
 

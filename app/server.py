@@ -33,7 +33,8 @@ TIMEOUT_KEEP_ALIVE = 5.0  # an idle kept-alive connection is closed after this l
 TIMEOUT_HEADER = 10.0  # a request line and headers must all arrive within this long
 TIMEOUT_BODY = 10.0  # a request body may go this long without a byte before the connection is closed
 # Open connections per worker. Each holds a file descriptor and its buffers, and while its request runs a task
-# and the body (up to 256 KB of JSON, 2 MB for an upload), so the cap bounds descriptors and memory in flight
+# and the body (up to 256 KB of JSON; an upload streams to a temporary file, and its diagnosis holds a block
+# of heads, about 13 MB, whatever the file's size), so the cap bounds descriptors and memory in flight
 # alike. 128 is twice the 64 concurrent clients that bench/load.py serves without an error, and far below the
 # usual 1,024 descriptors a process may open.
 LIMIT_CONCURRENCY = 128

@@ -1,23 +1,24 @@
-"""Time per MB and peak memory of POST /api/diagnose, as ratios of a plain np.load of the same bytes.
+"""Time per MB and peak memory of POST /api/diagnose and check-causal on BERT-sized exports, as ratios of a
+plain np.load of the same file measured in the same run.
 
-    python bench/diagnose.py [--repeat 20]
+    python bench/diagnose.py [--repeat 3]
 
-The main case is a [12, 12, 64, 64] float32 array (144 heads of 64 positions, 2.25 MiB as .npy): over the
-2 MB default limit, so the server here runs with ATTENTION_MAX_UPLOAD_BYTES=4 MiB (float16 or 48 positions
-would fit under the default, but would not be the size a 12-layer, 12-head model exports). A .csv and a .json
-case, each under 2 MB, show what the text formats cost per MB.
+The main case is a BERT-base export, [12, 12, 512, 512] float16 (75 MB as .npy), with one ×0 head among
+causal ones; around it the same with 3, 6 and 24 layers (1/4, 1/2 and 2× the bytes), to show that the time
+is linear in the bytes and the memory is not. Each file is written to a temporary directory first.
 
-Figures:
-- time: median wall time per MB of the file, for np.load alone (the baseline), for reading and diagnosing
-  in process (app.core: parse + checks + verdicts), and for the HTTP round trip to a local server;
-- memory in process: tracemalloc's peak while the ASGI app handles the request (body fed in 64 KiB
-  chunks, as a server would), against tracemalloc's peak of np.load;
-- memory of the server: growth of its peak RSS (VmHWM) over the idle RSS after the requests, Linux only.
+Figures, per file:
+- time: median wall time per MB of the file, for np.load alone (the baseline, which holds the whole array),
+  for reading and diagnosing it in process from the file (npy_layout + diagnose_blocks of npy_blocks), for
+  the whole request handled by the ASGI app in process (the body fed in 64 KiB chunks, as a server would:
+  multipart parsing, the anonymous temporary file, the diagnosis and the answer), and for check-causal;
+- memory: tracemalloc's peak during the request in process, and the growth of the peak RSS (VmHWM) over the
+  RSS before the work, in a fresh subprocess each, for the request in process and for check-causal.
 
-A second table holds files whose cost would grow with their heads or lines rather than their bytes, each
-under 2 MB: the largest upload allowed (8,192 heads, its leaking ones listed) and the hostile ones the
-limits refuse (half a million heads of .npy, 149,000 heads of .json, a million .csv lines). For each: the
-status, the median time and the tracemalloc peak of the whole request in process, and the answer's size.
+A second table holds files whose cost would grow with their heads or lines rather than their bytes: the
+largest count of heads allowed (8,192, its leaking ones listed) and the hostile ones the limits refuse (half
+a million heads of .npy, 149,000 heads of .json, a million .csv lines). For each: the status, the median time
+and the tracemalloc peak of the whole request in process, and the answer's size.
 """
 
 from __future__ import annotations
@@ -25,58 +26,86 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import json
-import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.config import Settings, get_settings  # noqa: E402
-from app.core.attention import apply_mask, softmax  # noqa: E402
-from app.core.diagnostics import diagnose  # noqa: E402
-from app.core.matrix_files import read_matrix  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from app.core.diagnostics import diagnose_blocks  # noqa: E402
+from app.core.matrix_files import npy_blocks, npy_layout  # noqa: E402
 from app.main import create_app  # noqa: E402
-from bench.common import rss_kib  # noqa: E402
 from tests.inprocess import traced_peak, upload_scope  # noqa: E402
-from tests.serving import served  # noqa: E402
 
-LIMIT = 4 * 1024 * 1024
 MB = 1024 * 1024
 BOUNDARY = "benchboundary7MA4YWxkTrZu0gW"
+HEADS, N = 12, 512
+LAYERS = {"1/4": 3, "1/2": 6, "1 (BERT-base)": 12, "2": 24}
+CHUNK = 65536
 
 
-def weights(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
-    """Leaky (×0) attention of the given shape: every check runs to the end."""
-    scores = np.random.default_rng(seed).normal(size=shape)
-    return softmax(apply_mask(scores, "zero"))
+def causal_head(seed: int = 0) -> np.ndarray:
+    """One causal softmax head of seeded scores, in float16."""
+    scores = np.random.default_rng(seed).normal(size=(N, N))
+    scores[np.triu(np.ones((N, N), dtype=bool), k=1)] = -np.inf
+    w = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return (w / w.sum(axis=-1, keepdims=True)).astype(np.float16)
 
 
-def cases() -> dict[str, tuple[str, bytes]]:
-    buffer = io.BytesIO()
-    np.save(buffer, weights((12, 12, 64, 64)).astype(np.float32))
-    csv = "\n".join(",".join(f"{x:.6g}" for x in row) for row in weights((400, 400))).encode()
-    json_data = json.dumps(np.round(weights((8, 128, 128)), 6).tolist()).encode()
-    return {
-        "[12,12,64,64] float32 .npy": ("w.npy", buffer.getvalue()),
-        "[400,400] .csv": ("w.csv", csv),
-        "[8,128,128] .json": ("w.json", json_data),
-    }
+def write_export(path: Path, layers: int) -> None:
+    """[layers, 12, 512, 512] float16 on disk, written head by head: causal, one ×0 (uniform) head."""
+    array = np.lib.format.open_memmap(path, mode="w+", dtype=np.float16, shape=(layers, HEADS, N, N))
+    array[:] = causal_head()
+    array[layers // 2, 3] = np.float16(1 / N)
+    array.flush()
+    del array
 
 
-def multipart(name: str, data: bytes) -> bytes:
-    head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
-    return (
-        head.encode()
-        + b"Content-Type: application/octet-stream\r\n\r\n"
-        + data
-        + f"\r\n--{BOUNDARY}--\r\n".encode()
-    )
+def envelope(name: str) -> tuple[bytes, bytes]:
+    """What a multipart body holds before and after the file's bytes."""
+    head = f'--{BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n\r\n'
+    return head.encode(), f"\r\n--{BOUNDARY}--\r\n".encode()
+
+
+def multipart_chunks(name: str, path: Path) -> Iterator[bytes]:
+    """The multipart body of the file at ``path``, in 64 KiB chunks read as they are sent."""
+    head, tail = envelope(name)
+    yield head
+    with path.open("rb") as file:
+        while chunk := file.read(CHUNK):
+            yield chunk
+    yield tail
+
+
+def body_length(path: Path) -> int:
+    head, tail = envelope(path.name)
+    return len(head) + path.stat().st_size + len(tail)
+
+
+def asgi_post(app: object, chunks: Iterator[bytes], length: int) -> tuple[int, int]:
+    """Handle one POST /api/diagnose in process, fed the body's chunks; the status and answer bytes."""
+    status = 0
+    answered = 0
+
+    async def receive() -> dict:
+        chunk = next(chunks, None)
+        return {"type": "http.request", "body": chunk or b"", "more_body": chunk is not None}
+
+    async def send(message: dict) -> None:
+        nonlocal status, answered
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        else:
+            answered += len(message.get("body", b""))
+
+    asyncio.run(app(upload_scope(BOUNDARY, length), receive, send))  # type: ignore[operator]
+    return status, answered
 
 
 def median_seconds(work: Callable[[], object], repeat: int) -> float:
@@ -88,12 +117,47 @@ def median_seconds(work: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def chunked(body: bytes) -> list[bytes]:
-    return [body[i : i + 65536] for i in range(0, len(body), 65536)]
+def core(path: Path) -> object:
+    with path.open("rb") as file:
+        layout = npy_layout(file)
+        return diagnose_blocks(layout.shape, npy_blocks(file, layout))
+
+
+# Run in a fresh interpreter: the growth of the peak RSS over the RSS once everything is imported.
+RSS_PROBE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from bench.diagnose import asgi_post, body_length, multipart_chunks
+from app.__main__ import check_causal
+from app.main import create_app
+import io
+
+def kib(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+
+path = Path({path!r})
+app = create_app()
+before = kib("VmRSS")
+if {how!r} == "route":
+    assert asgi_post(app, multipart_chunks(path.name, path), body_length(path))[0] == 200
+else:
+    assert check_causal(path, io.StringIO(), io.StringIO()) == 1
+print(kib("VmHWM") - before)
+"""
+
+
+def rss_growth_mib(path: Path, how: str) -> float:
+    """Peak RSS growth (MiB) of a fresh process diagnosing ``path`` through the route or the CLI."""
+    code = RSS_PROBE.format(root=str(ROOT), path=str(path), how=how)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[-1]) / 1024
 
 
 def bounded_cases() -> dict[str, tuple[str, bytes]]:
-    """Files under 2 MB whose work would grow with their heads or lines: one allowed, three refused."""
+    """Files whose work would grow with their heads or lines: one allowed, three refused."""
     leaky = np.broadcast_to(np.full((11, 11), 1 / 11), (32, 256, 11, 11)).astype(np.float16)  # ×0 signature
     causal = np.broadcast_to(np.eye(11, dtype=np.float16), (32, 256, 11, 11))
     largest = np.where((np.arange(32 * 256) % 3 == 0).reshape(32, 256, 1, 1), leaky, causal)
@@ -111,97 +175,79 @@ def bounded_cases() -> dict[str, tuple[str, bytes]]:
     return cases
 
 
-def asgi_post(app: object, body_chunks: list[bytes]) -> tuple[int, int]:
-    """Handle one POST /api/diagnose in process, fed the body's 64 KiB chunks; the status and answer bytes."""
-    chunks = list(body_chunks)  # a list of references: the bytes themselves are not copied
-    length = sum(len(chunk) for chunk in chunks)
-    status = 0
-    answered = 0
-
-    async def receive() -> dict:
-        chunk = chunks.pop(0) if chunks else b""
-        return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
-
-    async def send(message: dict) -> None:
-        nonlocal status, answered
-        if message["type"] == "http.response.start":
-            status = message["status"]
-        else:
-            answered += len(message.get("body", b""))
-
-    scope = upload_scope(BOUNDARY, length)
-    asyncio.run(app(scope, receive, send))  # type: ignore[operator]
-    return status, answered
+def in_memory_chunks(name: str, data: bytes) -> list[bytes]:
+    head, tail = envelope(name)
+    body = head + data + tail
+    return [body[i : i + CHUNK] for i in range(0, len(body), CHUNK)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-
-    # The limit is read when the app is built (the body-size middleware) and by the endpoint (a dependency).
-    os.environ["ATTENTION_MAX_UPLOAD_BYTES"] = str(LIMIT)
-    get_settings.cache_clear()
     app = create_app()
-    app.dependency_overrides[get_settings] = lambda: Settings(max_upload_bytes=LIMIT)
     rows = []
-    with (
-        served(env={"ATTENTION_MAX_UPLOAD_BYTES": str(LIMIT)}) as server,
-        httpx.Client(base_url=server.url, timeout=60) as client,
-    ):
-        client.post("/api/diagnose", files={"file": ("w.csv", b"1,0\n0,1\n")})  # warm up
-        idle_kib = rss_kib(server.pid, "VmRSS")
-        files = cases()
-        npy_data = files["[12,12,64,64] float32 .npy"][1]
-        for label, (name, data) in files.items():
-            size = len(data) / MB
-            body = chunked(multipart(name, data))  # split before tracing: the server's reads
-            baseline = median_seconds(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False), args.repeat)
-            baseline_mb = baseline / (len(npy_data) / MB)
-            core = median_seconds(lambda n=name, d=data: diagnose(read_matrix(n, d)), args.repeat)
+    with tempfile.TemporaryDirectory() as directory:
+        for label, layers in LAYERS.items():
+            path = Path(directory) / f"bert-{layers}.npy"
+            write_export(path, layers)
+            size = path.stat().st_size / MB
+            length = body_length(path)
+            load = median_seconds(lambda p=path: np.load(p, allow_pickle=False), args.repeat)
+            read = median_seconds(lambda p=path: core(p), args.repeat)
 
-            def post(n: str = name, d: bytes = data) -> None:
-                response = client.post("/api/diagnose", files={"file": (n, d)})
-                assert response.status_code == 200, response.text
+            def post(p: Path = path, n: int = length) -> None:
+                assert asgi_post(app, multipart_chunks(p.name, p), n)[0] == 200
 
-            http = median_seconds(post, args.repeat)
-            load_peak = traced_peak(lambda: np.load(io.BytesIO(npy_data), allow_pickle=False))
-            assert asgi_post(app, body)[0] == 200
-            app_peak = traced_peak(lambda b=body: asgi_post(app, b))
-            rows.append((label, size, baseline_mb, core / size, http / size, app_peak, load_peak))
-        peak_kib = rss_kib(server.pid, "VmHWM")
+            route = median_seconds(post, args.repeat)
+            cli = median_seconds(
+                lambda p=path: subprocess.run(
+                    [sys.executable, "-m", "app", "check-causal", str(p)], cwd=ROOT, capture_output=True
+                ),
+                args.repeat,
+            )
+            load_peak = traced_peak(lambda p=path: np.load(p, allow_pickle=False))
+            route_peak = traced_peak(post)
+            rss = rss_growth_mib(path, "route"), rss_growth_mib(path, "cli")
+            figures = (load / size, read / size, route / size, cli / size, route_peak, load_peak, rss)
+            rows.append((label, size, *figures))
+        tiny = Path(directory) / "tiny.csv"
+        tiny.write_text("1,0\n0,1\n")
+        cli_start = median_seconds(
+            lambda: subprocess.run(
+                [sys.executable, "-m", "app", "check-causal", str(tiny)], capture_output=True
+            ),
+            args.repeat,
+        )
+
     bounded = []
     for label, (name, data) in bounded_cases().items():
-        body = chunked(multipart(name, data))
-        status, answered = asgi_post(app, body)
-        seconds = median_seconds(lambda b=body: asgi_post(app, b), args.repeat)
-        bounded.append(
-            (label, len(data) / MB, status, seconds, traced_peak(lambda b=body: asgi_post(app, b)), answered)
-        )
+        chunks = in_memory_chunks(name, data)
+        length = sum(len(chunk) for chunk in chunks)
+        status, answered = asgi_post(app, iter(chunks), length)
+        seconds = median_seconds(lambda c=chunks, n=length: asgi_post(app, iter(c), n), args.repeat)
+        peak = traced_peak(lambda c=chunks, n=length: asgi_post(app, iter(c), n))
+        bounded.append((label, len(data) / MB, status, seconds, peak, answered))
 
-    print(f"upload limit: {LIMIT // MB} MiB (ATTENTION_MAX_UPLOAD_BYTES); median of {args.repeat} runs")
-    print("baseline: np.load(BytesIO(bytes), allow_pickle=False) of the [12,12,64,64] float32 .npy")
+    print(f"[layers, 12, 512, 512] float16 .npy, one ×0 head; median of {args.repeat} runs")
+    print("baseline: np.load(path, allow_pickle=False) of the same file (it holds the whole array)")
+    print(f"check-causal includes starting Python and importing the app: {cli_start * 1e3:.0f} ms on its own")
     print()
     header = (
-        f"{'case':28s} {'MiB':>5s} {'np.load ms/MiB':>14s} {'core ms/MiB':>11s} {'×':>6s} "
-        f"{'HTTP ms/MiB':>11s} {'×':>6s} {'app peak MiB':>12s} {'× np.load':>9s}"
+        f"{'× BERT-base':14s} {'MiB':>6s} {'np.load':>8s} {'core':>7s} {'×':>5s} {'route':>7s} {'×':>5s} "
+        f"{'CLI':>7s} {'route peak':>10s} {'np.load':>8s} {'route RSS':>9s} {'CLI RSS':>8s}"
     )
+    print(f"{'':14s} {'':6s} {'ms/MiB':>8s} {'ms/MiB':>7s} {'':5s} {'ms/MiB':>7s} {'':5s} {'ms/MiB':>7s} "
+          f"{'MiB':>10s} {'peak MiB':>8s} {'+MiB':>9s} {'+MiB':>8s}")  # fmt: skip
     print(header)
-    for label, size, base_mb, core_mb, http_mb, app_peak, load_peak in rows:
-        times = f"{base_mb * 1e3:14.2f} {core_mb * 1e3:11.2f} {core_mb / base_mb:6.1f} "
-        times += f"{http_mb * 1e3:11.2f} {http_mb / base_mb:6.1f}"
-        print(f"{label:28s} {size:5.2f} {times} {app_peak / MB:12.1f} {app_peak / load_peak:9.1f}")
-    if peak_kib:  # Linux only
-        npy_mib = rows[0][1]
-        growth = (peak_kib - idle_kib) / 1024
-        print()
+    for label, size, load, read, route, cli, peak, load_peak, (route_rss, cli_rss) in rows:
         print(
-            f"server peak RSS growth over idle during all requests: {growth:.1f} MiB "
-            f"({growth / npy_mib:.1f}× the largest file, {npy_mib:.2f} MiB)"
+            f"{label:14s} {size:6.1f} {load * 1e3:8.2f} {read * 1e3:7.2f} {read / load:5.1f} "
+            f"{route * 1e3:7.2f} {route / load:5.1f} {cli * 1e3:7.2f} {peak / MB:10.1f} "
+            f"{load_peak / MB:8.1f} {route_rss:9.1f} {cli_rss:8.1f}"
         )
-
     print()
     print("bounded by the limits: the whole request in process (multipart, read, diagnose, answer)")
     print(f"{'case':32s} {'MiB':>5s} {'status':>6s} {'ms':>8s} {'peak MiB':>8s} {'answer KiB':>10s}")

@@ -20,7 +20,7 @@ from app.core.attention import apply_mask, softmax
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORES = np.random.default_rng(3).normal(size=(2, 2, 5, 5))
-HEADER = "layer  head  max_future  future_mass  verdict  signature"
+HEADER = "layer  head  max_future  future_mass  verdict  signature      nan_rows  row_sum_min  row_sum_max"
 
 
 def check(
@@ -46,7 +46,9 @@ def test_causal_weights_exit_0(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
     assert lines[0] == HEADER
-    assert lines[1] == "    1     1    0.000000     0.000000  causal   causal"  # counted from 1
+    assert lines[1] == (  # counted from 1
+        "    1     1    0.000000     0.000000  causal   causal                0     1.000000     1.000000"
+    )
     assert len(lines) == 1 + 4 + 2
     assert lines[-1] == "causal: all 4 heads put exactly zero weight on future positions (j > i)."
 
@@ -72,7 +74,10 @@ def test_an_unmasked_csv_exits_1(tmp_path: Path) -> None:
     path.write_text("0.5,0.5\n0.5,0.5\n")
     result = check(str(path))
     assert result.returncode == 1
-    assert "    1     1    0.500000     0.250000  leaks    unmasked" in result.stdout
+    assert (
+        "    1     1    0.500000     0.250000  leaks    unmasked              0     1.000000     1.000000"
+        in (result.stdout)
+    )
 
 
 @pytest.mark.parametrize(
@@ -109,11 +114,21 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     )
 
 
-def test_an_endless_file_is_refused_at_the_upload_limit_with_the_apis_words() -> None:
-    """/dev/zero never ends: the check reads the limit and one byte more, then stops with status 2."""
-    result = check("/dev/zero", timeout=20)  # a safety net: the answer comes in well under a second
+def test_an_endless_file_is_refused_at_the_upload_limit_with_the_apis_words(tmp_path: Path) -> None:
+    """/dev/zero never ends: as .json the check reads the limit and one byte more, then stops with status
+    2; as .npy its first bytes are not NumPy's magic."""
+    endless = tmp_path / "w.json"
+    endless.symlink_to("/dev/zero")
+    result = check(str(endless), timeout=20)  # a safety net: the answer comes in well under a second
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == "check-causal: /dev/zero: file too large: the limit is 2 MB (2,097,152 bytes)\n"
+    assert result.stderr == (
+        f"check-causal: {endless}: file too large: the limit for .json files is 2 MB (2,097,152 bytes)\n"
+    )
+    npy = tmp_path / "w.npy"
+    npy.symlink_to("/dev/zero")
+    result = check(str(npy), timeout=20)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert "does not start with the NumPy magic bytes" in result.stderr
 
 
 def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path) -> None:
@@ -149,7 +164,9 @@ def test_the_table_lists_every_head_even_past_the_apis_listing(tmp_path: Path) -
     assert (result.returncode, result.stderr) == (1, "")
     lines = result.stdout.splitlines()
     assert len(lines) == 1 + 2048 + 2
-    assert lines[2048] == "    8   256    0.333333     0.333333  leaks    zero_fill"
+    assert lines[2048] == (
+        "    8   256    0.333333     0.333333  leaks    zero_fill             0     1.000000     1.000000"
+    )
     assert lines[-1].startswith(
         "leaks: 1 of 2,048 heads puts weight on future positions (j > i): 1 with the ×0"
     )
@@ -170,6 +187,7 @@ def test_running_out_of_memory_exits_2_not_1(tmp_path: Path, monkeypatch: pytest
         raise MemoryError
 
     monkeypatch.setattr(cli, "diagnose", exhausted)
+    monkeypatch.setattr(cli, "diagnose_blocks", exhausted)
     out, err = io.StringIO(), io.StringIO()
     assert check_causal(path, out, err) == 2
     assert (out.getvalue(), err.getvalue()) == (
@@ -196,3 +214,32 @@ def test_the_parser_keeps_serving_without_a_subcommand() -> None:
     assert (args.command, args.host, args.port) == (None, "127.0.0.1", 9000)
     args = build_parser().parse_args(["check-causal", "w.npy"])
     assert (args.command, args.file) == ("check-causal", Path("w.npy"))
+
+
+def test_the_zoo_is_named_with_nan_rows_and_row_sums_and_broken_exits_1(tmp_path: Path) -> None:
+    """A float16 [2, 5, 5] export: a head under -inf with a fully masked padding row, and a head masked
+    after the softmax; neither leaks, both are broken."""
+    future = np.triu(np.ones((5, 5), dtype=bool), k=1)
+    with np.errstate(invalid="ignore"):
+        padded = softmax(np.where(future | (np.arange(5) < 1), -np.inf, SCORES[0, 0]))  # row 1: NaN
+    after = softmax(SCORES[0, 1]) * ~future
+    path = tmp_path / "zoo.npy"
+    np.save(path, np.stack([padded, after]).astype(np.float16))
+    result = check(str(path))
+    assert (result.returncode, result.stderr) == (1, "")
+    first, second = (line.split() for line in result.stdout.splitlines()[1:3])
+    assert first[4:7] == ["broken", "nan_rows", "1"]
+    assert second[4:7] == ["broken", "after_softmax", "0"]
+    assert float(second[7]) == pytest.approx(after.sum(axis=-1).min(), abs=1e-3)
+    assert result.stdout.splitlines()[-1].startswith("broken: no head puts weight on future positions")
+
+
+def test_a_large_npy_is_read_head_by_head_past_the_upload_limit(tmp_path: Path) -> None:
+    """With ATTENTION_MAX_UPLOAD_BYTES at 1,000, a 2 MB .npy is still checked: the CLI streams it."""
+    path = tmp_path / "w.npy"
+    np.save(path, np.broadcast_to(np.eye(128, dtype=np.float32), (32, 128, 128)))
+    result = check(str(path), env={"ATTENTION_MAX_UPLOAD_BYTES": "1000"})
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == (
+        "causal: all 32 heads put exactly zero weight on future positions (j > i)."
+    )

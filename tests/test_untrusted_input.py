@@ -136,13 +136,24 @@ FORBIDDEN = {
     r"\b__import__\(": "imports a module by name",
     r"\bmarshal\.loads?\(|\bshelve\.|\byaml\.load\(|\bjoblib\.load\(|\btorch\.load\(": "deserialises code",
     r"\bos\.system\(|\bsubprocess\.": "runs a command",
-    r"\bnp\.save|\.write_(?:text|bytes)\(|\btempfile\.": "writes a file",
+    r"\bnp\.save|\.write_(?:text|bytes)\(|\btempfile\.(?!TemporaryFile\b)": "writes a file",
     r"""\bopen\([^)]*["'][wax+]""": "opens a file for writing",
 }
 
 
+# The one file the server writes: an upload's .npy part, into an anonymous temporary file (unlinked as it is
+# made: nothing is left on disk whatever happens), in this one module.
+TEMPORARY_FILE = re.compile(r"\btempfile\.TemporaryFile\(")
+
+
 def test_the_server_code_has_no_call_that_unpickles_evaluates_or_writes() -> None:
-    found = []
+    found = [
+        f"{path.relative_to(ROOT)}:{number} makes a temporary file outside app/multipart.py"
+        for path in sorted(APP.rglob("*.py"))
+        if path != APP / "multipart.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if TEMPORARY_FILE.search(line.split("#", 1)[0])
+    ]
     for path in sorted(APP.rglob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             code = line.split("#", 1)[0]

@@ -4,9 +4,13 @@ The type comes from the file name's extension and is checked against the content
 unpickles, evaluates or writes anything:
 
 - ``.npy``: the header is read and checked first (a real-number dtype, as many data bytes as the shape
-  promises, and the shape itself), then ``np.load(..., allow_pickle=False)``; an object array, which only
-  pickle can hold, is refused.
-- ``.json``: ``json.loads`` with the non-standard ``NaN`` and ``Infinity`` tokens refused; the shape the
+  promises, and the shape itself); an object array, which only pickle can hold, is refused, and np.load is
+  never called. The numbers are then read with ``readinto``, a block of whole heads at a time into one
+  reused buffer (npy_layout, npy_blocks), from bytes in memory or from a file of any size (the upload's
+  anonymous temporary file, check-causal's path), so memory stays one block whatever the file holds.
+- ``.json``: ``json.loads`` with the non-standard ``Infinity`` tokens refused, and a missing number (``null``,
+  as this server's own answers write a NaN, or the non-standard ``NaN``) read as NaN, which the diagnosis
+  accepts only for a whole row (a fully masked row); the shape the
   nested lists claim (the length at each depth of the first element) is judged against the limits; then
   a walk that accepts only rectangular nested lists of numbers (or an object whose ``"weights"`` key holds
   them), and the conversion to an array.
@@ -28,7 +32,10 @@ import io
 import json
 import math
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import BinaryIO
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,12 +46,17 @@ from app.core.diagnostics import (
     MAX_POSITIONS,
     MIN_POSITIONS,
     MatrixError,
+    array_blocks,
+    block_heads,
     check_limits,
     check_shape,
 )
 from app.refusal import Refusal
 
 SUFFIXES = (".npy", ".json", ".csv")
+TEXT_SUFFIXES = (".json", ".csv")  # parsed into Python objects, so held to a smaller size than .npy
+FORTRAN_BYTES = 4 * 2**20  # a Fortran-ordered .npy is read whole, so only this small
+TOKEN_CHARS = 40  # a token longer than this is cut (the tokens are the reader's text, shown as labels)
 NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
 NPY_VERSIONS = ((1, 0), (2, 0), (3, 0))
 MAX_DEPTH = 4  # [layers, h, n, n]
@@ -64,10 +76,11 @@ class UnsupportedFileType(FileError):
     status = 415
 
 
-def file_too_large(limit: int) -> str:
-    """Why a file over ``limit`` bytes is refused: the 413 of POST /api/diagnose and check-causal's words."""
+def file_too_large(limit: int, suffix: str | None = None) -> str:
+    """Why a file over ``limit`` bytes is refused: the 413 of POST /api/diagnose and check-causal's words;
+    ``suffix`` names a type's own limit (.json and .csv have a smaller one than .npy)."""
     size = f"{limit / 2**20:g} MB ({limit:,} bytes)" if limit >= 2**20 else f"{limit:,} bytes"
-    return f"file too large: the limit is {size}"
+    return f"file too large: the limit{f' for {suffix} files' if suffix else ''} is {size}"
 
 
 def file_type(filename: str | None) -> str:
@@ -86,13 +99,45 @@ def read_matrix(filename: str | None, data: bytes) -> NDArray[np.generic]:
     as early as the format allows; app.core.diagnostics.diagnose judges the rest. Errors are FileError, or
     MatrixError for a shape that cannot be diagnosed.
     """
+    return read_weights(filename, data)[0]
+
+
+def read_weights(filename: str | None, data: bytes) -> tuple[NDArray[np.generic], list[str] | None]:
+    """read_matrix's array, and the tokens a .json object holds beside its weights (None for the rest)."""
     suffix = file_type(filename)
     if not data:
         raise FileError(f"the {suffix} file is empty")
     if suffix == ".npy":
-        return _read_npy(data)
+        return _read_npy(data), None
     text = _text(data, suffix)
-    return _read_json(text) if suffix == ".json" else _read_csv(text)
+    return _read_json(text) if suffix == ".json" else (_read_csv(text), None)
+
+
+def parse_tokens(text: str) -> list[str]:
+    """The tokens of the form field ``tokens``: a JSON list of strings, or one token per line."""
+    if not text.lstrip().startswith("["):
+        return text.splitlines()
+    try:
+        value = json.loads(text)
+    except ValueError as error:
+        raise FileError(f"tokens: not a valid JSON list: {error}") from error
+    return _token_list(value)
+
+
+def _token_list(value: object) -> list[str]:
+    if not isinstance(value, list):
+        raise FileError(f"tokens: expected a list of strings, not {_json_kind(value)}")
+    for i, token in enumerate(value):
+        if not isinstance(token, str):
+            raise FileError(f"tokens: token {i + 1} is {_json_kind(token)}, not a string")
+    return value
+
+
+def check_tokens(tokens: list[str], n: int) -> list[str]:
+    """``tokens`` if there is one per position, each cut to TOKEN_CHARS characters; else a FileError."""
+    if len(tokens) != n:
+        raise FileError(f"tokens: {len(tokens):,} given, the heads have {n} positions")
+    return [token if len(token) <= TOKEN_CHARS else token[: TOKEN_CHARS - 1] + "…" for token in tokens]
 
 
 def _shorten(text: str, limit: int = 24) -> str:
@@ -111,50 +156,129 @@ def _text(data: bytes, suffix: str) -> str:
         ) from error
 
 
-def _read_npy(data: bytes) -> NDArray[np.generic]:
-    """A .npy array, its header vetted before np.load(allow_pickle=False) reads the data."""
-    if not data.startswith(NPY_MAGIC):
+@dataclass(frozen=True)
+class NpyLayout:
+    """Where a .npy file's numbers are: ``offset`` bytes in, ``dtype`` and ``shape`` as its header says, in
+    C order unless ``fortran_order``. Element [l, h, i, j] of a C-ordered [layers, H, n, n] array starts at
+    offset + (((l · H + h) · n + i) · n + j) · itemsize, so a head is n² consecutive numbers."""
+
+    offset: int
+    dtype: np.dtype
+    shape: tuple[int, ...]
+    fortran_order: bool
+
+    @property
+    def data_bytes(self) -> int:
+        return math.prod(self.shape) * self.dtype.itemsize
+
+
+def npy_layout(file: BinaryIO) -> NpyLayout:
+    """The layout of the .npy file open in ``file`` (binary, seekable), read from its header alone and
+    checked before a number is read: the magic, a header numpy writes, a dtype of real numbers (an object
+    array, which only pickle can hold, and a structured one are refused: nothing is unpickled), the shape
+    against the diagnosis's limits (check_shape), as many data bytes as the shape promises, and C order
+    (Fortran order only up to FORTRAN_BYTES, which is read whole)."""
+    file.seek(0)
+    start = file.read(len(NPY_MAGIC))
+    if not start:
+        raise FileError("the .npy file is empty")
+    if start != NPY_MAGIC:
         raise UnsupportedFileType(
             "this .npy file does not start with the NumPy magic bytes (\\x93NUMPY): save it with numpy.save"
         )
-    stream = io.BytesIO(data)
+    file.seek(0)
     try:
-        version = np.lib.format.read_magic(stream)
+        version = np.lib.format.read_magic(file)
         if version not in NPY_VERSIONS:
             raise ValueError(f"unknown .npy format version {version[0]}.{version[1]}")
         # Version 3.0 differs from 2.0 only in allowing UTF-8 field names, which we refuse anyway.
         read_header = (
             np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         )
-        shape, _fortran_order, dtype = read_header(stream)
+        shape, fortran_order, dtype = read_header(file)
     except ValueError as error:
         raise FileError(f"the .npy header cannot be read: {error}") from error
     if dtype.hasobject:
         raise FileError("pickled .npy files are refused: save with allow_pickle=False")
     if dtype.kind not in "fiu" or dtype.names is not None:
         raise FileError(f"the .npy array holds {dtype} values: attention weights must be real numbers")
-    promised = math.prod(shape) * dtype.itemsize
-    present = len(data) - stream.tell()
-    if present < promised:
-        # np.load would allocate the promised array before finding out: refuse first.
+    layout = NpyLayout(file.tell(), dtype, tuple(int(s) for s in shape), bool(fortran_order))
+    present = file.seek(0, io.SEEK_END) - layout.offset
+    if present < layout.data_bytes:
+        # Nothing is allocated for the promised array: refuse first.
         raise FileError(
             f"the .npy file is cut short: its header promises shape {list(shape)} of {dtype} "
+            f"({layout.data_bytes:,} bytes) but {present:,} bytes follow"
+        )
+    check_shape(layout.shape)  # before a number is read, let alone a record per head
+    if layout.fortran_order and layout.data_bytes > FORTRAN_BYTES:
+        raise FileError(
+            f"the .npy array is stored in Fortran order ({layout.data_bytes:,} bytes): past "
+            f"{FORTRAN_BYTES // 2**20} MB only C order can be read head by head: save a C-ordered copy "
+            "(numpy.ascontiguousarray) with numpy.save"
+        )
+    return layout
+
+
+def npy_blocks(file: BinaryIO, layout: NpyLayout) -> Iterator[NDArray[np.generic]]:
+    """The heads of the .npy file in ``file``, as (k, n, n) blocks of block_heads(n) heads in its own
+    dtype, in (layer, head) order: each read with readinto into one buffer, reused for every block, so that
+    memory stays one block whatever the file's size. A block is valid until the next is asked for.
+
+    A Fortran-ordered array (at most FORTRAN_BYTES) is read whole and handed over in C order.
+    """
+    n = layout.shape[-1]
+    heads = math.prod(layout.shape[:-2])
+    if layout.fortran_order:
+        file.seek(layout.offset)
+        data = file.read(layout.data_bytes)
+        _check_length(len(data), layout.data_bytes, layout)
+        whole = np.frombuffer(data, layout.dtype).reshape(layout.shape, order="F")
+        yield from array_blocks(np.ascontiguousarray(whole).reshape(heads, n, n))
+        return
+    step = min(block_heads(n), heads)
+    buffer = np.empty(step * n * n, dtype=layout.dtype)
+    raw = memoryview(buffer.view(np.uint8))
+    file.seek(layout.offset)
+    for first in range(0, heads, step):
+        k = min(step, heads - first)
+        wanted = k * n * n * layout.dtype.itemsize
+        got = 0
+        while got < wanted:
+            read = file.readinto(raw[got:wanted])
+            if not read:  # the file shrank after its length was checked
+                _check_length(first * n * n * layout.dtype.itemsize + got, layout.data_bytes, layout)
+            got += read
+        yield buffer[: k * n * n].reshape(k, n, n)
+
+
+def _check_length(present: int, promised: int, layout: NpyLayout) -> None:
+    if present < promised:
+        raise FileError(
+            f"the .npy file is cut short: its header promises shape {list(layout.shape)} of {layout.dtype} "
             f"({promised:,} bytes) but {present:,} bytes follow"
         )
-    check_shape(tuple(shape))  # before np.load builds the array, let alone a record per head
-    try:
-        array: NDArray[np.generic] = np.load(io.BytesIO(data), allow_pickle=False)
-    except ValueError as error:
-        raise FileError(f"the .npy file cannot be read: {error}") from error
-    return array
+
+
+def _read_npy(data: bytes) -> NDArray[np.generic]:
+    """A whole .npy array from its bytes, read as npy_layout and npy_blocks read a file."""
+    stream = io.BytesIO(data)
+    layout = npy_layout(stream)
+    n = layout.shape[-1]
+    heads = np.concatenate([block.copy() for block in npy_blocks(stream, layout)])  # (heads, n, n)
+    return heads.reshape(layout.shape[:-2] + (n, n))
 
 
 def _refuse_constant(name: str) -> float:
+    """NaN as NaN (a fully masked row, judged by the diagnosis); Infinity and -Infinity refused."""
+    if name == "NaN":
+        return float("nan")
     raise FileError(f"the .json file contains {name}: attention weights must be finite numbers")
 
 
-def _read_json(text: str) -> NDArray[np.float64]:
-    """Nested lists of numbers, or an object whose "weights" key holds them."""
+def _read_json(text: str) -> tuple[NDArray[np.float64], list[str] | None]:
+    """Nested lists of numbers, or an object whose "weights" key holds them (and whose "tokens" key, if
+    any, holds a list of strings); the array and the tokens."""
     _count_lists(text)
     try:
         # parse_int=float: every number becomes a float, and an absurdly long integer becomes inf (refused
@@ -167,9 +291,12 @@ def _read_json(text: str) -> NDArray[np.float64]:
     except ValueError as error:
         raise FileError(f"the .json file is not valid JSON: {error}") from error
     where = ""
+    tokens = None
     if isinstance(value, dict):
         if "weights" not in value:
             raise FileError('a .json object must have a "weights" key holding the nested lists of numbers')
+        if value.get("tokens") is not None:
+            tokens = _token_list(value["tokens"])
         value, where = value["weights"], "weights"
     if not isinstance(value, list):
         raise FileError(
@@ -178,7 +305,7 @@ def _read_json(text: str) -> NDArray[np.float64]:
         )
     check_limits(_claimed_shape(value))
     _nested_shape(value, where, depth=1)
-    return np.array(value, dtype=np.float64)
+    return np.array(value, dtype=np.float64), tokens
 
 
 def _count_lists(text: str) -> None:
@@ -246,7 +373,7 @@ def _nested_shape(value: list[object], where: str, depth: int) -> tuple[int, ...
     """The shape of rectangular nested lists of floats, or a FileError naming the first place it breaks."""
     if not value:
         raise FileError(f"the list at {where or 'the top level'} is empty")
-    if all(type(item) is float for item in value):
+    if all(type(item) is float or item is None for item in value):  # None (null): NaN, as numpy reads it
         return (len(value),)
     shapes: list[tuple[int, ...]] = []
     for i, item in enumerate(value):
@@ -257,7 +384,7 @@ def _nested_shape(value: list[object], where: str, depth: int) -> tuple[int, ...
                     "expected [n, n], [h, n, n] or [layers, h, n, n]"
                 )
             shapes.append(_nested_shape(item, f"{where}[{i}]", depth + 1))
-        elif type(item) is float:
+        elif type(item) is float or item is None:
             shapes.append(())
         else:
             raise FileError(f"the value at {where}[{i}] is {_json_kind(item)}, not a number")

@@ -24,6 +24,10 @@ from app.core.diagnostics import (
 from tests.strategies import finite
 
 FAST = settings(max_examples=60, deadline=None)
+UNMASKED = (
+    "unmasked (free weight on the future: no mask at all, or an additive 0/1 mask, the boolean mask added as "
+    "+1 or a 1-for-keep mask added raw, which the weights alone cannot tell apart)"
+)
 SCORES = finite(6.0)
 LEADING = st.sampled_from([(), (2,), (3,), (2, 2), (1, 3)])  # [n, n], [h, n, n], [layers, h, n, n]
 
@@ -132,10 +136,10 @@ def test_heads_are_numbered_layer_then_head() -> None:
     ]
     assert [h.verdict for h in result.each_head()] == ["causal"] * 5 + ["leaks"]
     assert result.shape == (2, 3, 4, 4)
-    assert result.weights.shape == (2, 3, 4, 4)
+    assert result.max_future.shape == (2, 3)
     assert [(h.layer, h.head) for h in diagnose(weights[1]).each_head()] == [(0, 0), (0, 1), (0, 2)]
     assert [(h.layer, h.head) for h in diagnose(weights[1, 2]).each_head()] == [(0, 0)]
-    assert diagnose(weights[1, 2]).weights.shape == (1, 1, 4, 4)
+    assert diagnose(weights[1, 2]).max_future.shape == (1, 1)
 
 
 def test_future_mass_matches_the_leak_meter() -> None:
@@ -152,7 +156,8 @@ def test_zero_fill_needs_a_row_with_two_future_keys() -> None:
 
 
 def test_rows_whose_future_underflowed_prove_nothing() -> None:
-    # Row 0's future is equal, but only because it is all zero; row 2's single future key leaks.
+    # Row 0's future is equal, but only because it is all zero; row 2's single future key leaks: the next
+    # word, and nothing else.
     w = np.array(
         [
             [1.0, 0.0, 0.0, 0.0],
@@ -162,7 +167,7 @@ def test_rows_whose_future_underflowed_prove_nothing() -> None:
         ]
     )
     (head,) = diagnose(w).each_head()
-    assert (head.verdict, head.signature) == ("leaks", "unmasked")
+    assert (head.verdict, head.signature) == ("leaks", "next_word")
     assert not zero_fill_signature(w)
 
 
@@ -210,17 +215,17 @@ def test_the_summaries() -> None:
     unmasked = softmax(np.array([[0.0, 1.0, 2.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))
     mixed = np.stack([causal[0], softmax(apply_mask(np.eye(3), "zero")), unmasked])
     assert diagnose(mixed[[0, 0, 2]]).summary == (
-        "leaks: 1 of 3 heads puts weight on future positions (j > i): 1 unmasked (free weight on the "
-        "future). Worst: layer 1, head 3, with 0.665 on a single future key."
+        f"leaks: 1 of 3 heads puts weight on future positions (j > i): 1 {UNMASKED}. Worst: layer 1, head 3, "
+        "with 0.665 on a single future key."
     )
     assert diagnose(mixed).summary == (
         "leaks: 2 of 3 heads put weight on future positions (j > i): 1 with the ×0 signature (equal future "
-        "weights along each row: masked_fill(mask, 0) instead of -inf) and 1 unmasked (free weight on the "
-        "future). Worst: layer 1, head 3, with 0.665 on a single future key."
+        "weights along each row: masked_fill(mask, 0) instead of -inf, or another finite fill the scores "
+        f"outweigh) and 1 {UNMASKED}. Worst: layer 1, head 3, with 0.665 on a single future key."
     )
     assert diagnose(unmasked).summary == (
-        "leaks: the head puts weight on future positions (j > i): 1 unmasked (free weight on the future). "
-        "Worst: layer 1, head 1, with 0.665 on a single future key."
+        f"leaks: the head puts weight on future positions (j > i): 1 {UNMASKED}. Worst: layer 1, head 1, "
+        "with 0.665 on a single future key."
     )
 
 
@@ -244,7 +249,8 @@ def test_the_summaries() -> None:
         (np.zeros((0, 3, 3)), "the array holds no heads: shape [0, 3, 3]"),
         (
             np.array([[0.5, np.nan], [1.0, 0.0]]),
-            "row 1, column 2 of layer 1, head 1 is NaN: attention weights must be finite numbers",
+            "row 1, column 2 of layer 1, head 1 is NaN: attention weights must be finite numbers (a row may "
+            "be NaN only throughout: a fully masked row)",
         ),
         (
             np.array([[np.inf, 0.0], [1.0, 0.0]]),
@@ -299,10 +305,11 @@ def test_a_matrix_error_is_a_value_error() -> None:
 def model(layers: int, h: int, zero_fill: np.ndarray, unmasked: np.ndarray, n: int = 4) -> np.ndarray:
     """(layers, h, n, n) weights: each head looks at its own position (causal), except the heads where
     ``zero_fill`` (layers, h) is True, uniform (the ×0 signature), and where ``unmasked`` is True, each row
-    on the key after it (a leak with a single future key per row, so no ×0 signature)."""
+    on the key two after it (a leak with a single future key per row, so no ×0 signature, and not the next
+    word's)."""
     w = np.broadcast_to(np.eye(n), (layers, h, n, n)).copy()
     w[zero_fill] = 1 / n
-    w[unmasked] = np.roll(np.eye(n), 1, axis=1)  # row i on key i + 1; the last row wraps round to key 0
+    w[unmasked] = np.roll(np.eye(n), 2, axis=1)  # row i on key i + 2; the last rows wrap round to the past
     return w
 
 
@@ -383,8 +390,8 @@ def test_past_the_threshold_only_the_first_leaking_heads_are_listed() -> None:
     assert (listed[-1].layer, listed[-1].head) == divmod(3 * (LISTED_HEADS - 1), 256)
     assert result.summary == (
         "leaks: 2,731 of 8,192 heads put weight on future positions (j > i): 1,366 with the ×0 signature "
-        "(equal future weights along each row: masked_fill(mask, 0) instead of -inf) and 1,365 unmasked "
-        "(free weight on the future). Worst: layer 1, head 4, with 1 on a single future key."
+        "(equal future weights along each row: masked_fill(mask, 0) instead of -inf, or another finite fill "
+        f"the scores outweigh) and 1,365 {UNMASKED}. Worst: layer 1, head 4, with 1 on a single future key."
     )
 
 
@@ -420,4 +427,4 @@ def test_the_layer_counts_equal_a_plain_loop_over_the_heads(lead: tuple[int, ...
     counts = [(r.layer, r.heads, r.leaking, r.zero_fill, r.unmasked, r.max_future) for r in result.by_layer()]
     assert counts == by_layer_reference(result)
     assert sum(r.heads for r in result.by_layer()) == result.head_count
-    assert all(r.leaking == r.zero_fill + r.unmasked for r in result.by_layer())
+    assert all(r.leaking == r.zero_fill + r.unmasked and r.broken == 0 for r in result.by_layer())

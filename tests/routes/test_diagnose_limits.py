@@ -1,5 +1,6 @@
-"""POST /api/diagnose's size cap: a 413 however the body arrives (declared, chunked or lying about its
-length), the limit inclusive and taken from Settings, and never a byte of the upload on disk."""
+"""POST /api/diagnose's size caps: a 413 however the body arrives (declared, chunked or lying about its
+length), each type's own limit (256 MB for .npy, 2 MB for .json and .csv), inclusive and taken from Settings;
+a .npy only ever in an anonymous temporary file, closed with the answer, and a .json or .csv never on disk."""
 
 from __future__ import annotations
 
@@ -17,14 +18,29 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.deps import current_settings
 from app.main import create_app
+from app.multipart import ENVELOPE_BYTES, PARSE_BYTES
 from tests.inprocess import call, upload_scope
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
 
-TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
+TOO_LARGE = {"detail": "file too large: the limit for .csv files is 2 MB (2,097,152 bytes)"}
+NPY_TOO_LARGE = {"detail": "file too large: the limit is 256 MB (268,435,456 bytes)"}
 
 
-def test_a_file_over_2_mb_is_a_413(client: TestClient) -> None:
-    assert upload(client, "w.npy", b"\x93NUMPY" + b"\0" * LIMIT) == (413, TOO_LARGE)
+def test_a_json_or_csv_file_over_2_mb_is_a_413_naming_its_own_limit(client: TestClient) -> None:
+    assert upload(client, "w.json", b"[" + b" " * LIMIT + b"]") == (
+        413,
+        {"detail": "file too large: the limit for .json files is 2 MB (2,097,152 bytes)"},
+    )
+    assert upload(client, "w.csv", b"1,0\n0,1\n" + b"\n" * LIMIT) == (413, TOO_LARGE)
+
+
+def test_an_npy_declared_over_256_mb_is_a_413_before_a_byte_is_read() -> None:
+    async def receive() -> dict:
+        raise AssertionError("the body was read")
+
+    sent = call(create_app(), upload_scope("XYZ", 256 * 2**20 + ENVELOPE_BYTES + 1), receive)
+    assert sent[0]["status"] == 413
+    assert json.loads(b"".join(m.get("body", b"") for m in sent[1:])) == NPY_TOO_LARGE
 
 
 def test_a_413_without_content_length_is_found_by_counting(client: TestClient) -> None:
@@ -60,7 +76,8 @@ def test_a_lying_content_length_stops_the_read_at_the_limit() -> None:
     sent = call(app, upload_scope("XYZ", 300), receive)
     assert sent[0]["status"] == 413
     assert json.loads(b"".join(m.get("body", b"") for m in sent[1:])) == TOO_LARGE
-    assert pulled <= (LIMIT + 16 * 1024) // 65536 + 2  # it stopped at the cap, not at the end of the stream
+    # It stopped at the .csv cap (the body is parsed a megabyte at a time), not at the end of the stream.
+    assert pulled <= (LIMIT + PARSE_BYTES) // 65536 + 2
 
 
 @pytest.fixture
@@ -83,24 +100,48 @@ def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit:
     )
 
 
-def test_an_upload_never_touches_the_disk(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    """Starlette's UploadFile would spool this 1.6 MB part to a temporary file; this endpoint must not."""
+@pytest.fixture
+def temporary_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list:
+    """Every anonymous temporary file an upload makes, in a private temporary directory; every other way to
+    make a temporary file fails loudly."""
     private = tmp_path / "tmp"
     private.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(private))
-    assert tempfile.gettempdir() == str(private)
+    made: list = []
+    anonymous = tempfile.TemporaryFile
+
+    def kept(*args: object, **kwargs: object) -> object:
+        file = anonymous(*args, **kwargs)  # type: ignore[call-overload]
+        made.append(file)
+        return file
 
     def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("an upload was about to be written to a temporary file")
+        raise AssertionError("an upload was about to be written to a named temporary file")
 
-    for name in ("TemporaryFile", "NamedTemporaryFile", "SpooledTemporaryFile", "mkstemp", "mkdtemp"):
+    monkeypatch.setattr(tempfile, "TemporaryFile", kept)
+    for name in ("NamedTemporaryFile", "SpooledTemporaryFile", "mkstemp", "mkdtemp"):
         monkeypatch.setattr(tempfile, name, refuse)
     monkeypatch.setattr(starlette.formparsers, "SpooledTemporaryFile", refuse)
+    yield made
+    assert os.listdir(private) == []  # anonymous: unlinked as made, nothing left whatever happened
 
+
+def test_an_npy_goes_to_an_anonymous_temporary_file_closed_with_the_answer(
+    client: TestClient, temporary_files: list
+) -> None:
     weights = np.tile(np.eye(256), (3, 1, 1))  # (3, 256, 256) float64: 1.6 MB, over Starlette's 1 MB spool
-    data = npy(weights)
-    assert 1024 * 1024 < len(data) < LIMIT
-    assert diagnosed(client, "big.npy", data)["verdict"] == "causal"
-    assert os.listdir(private) == []
+    assert diagnosed(client, "big.npy", npy(weights))["verdict"] == "causal"
+    assert [file.closed for file in temporary_files] == [True]
+    # Refused, whether by its header, its data or its size: the file is closed all the same.
+    assert upload(client, "w.npy", npy(np.array([[np.nan, 1.0], [1.0, 0.0]])))[0] == 422
+    assert upload(client, "w.npy", b"\x93NUMPY")[0] == 422
+    assert len(temporary_files) == 3 and all(file.closed for file in temporary_files)
+
+
+def test_json_csv_and_refused_types_never_touch_the_disk(client: TestClient, temporary_files: list) -> None:
+    weights = json.dumps(np.tile(np.eye(100), (2, 1, 1)).tolist()).encode()
+    assert 50_000 < len(weights) < LIMIT
+    assert diagnosed(client, "w.json", weights)["verdict"] == "causal"
+    assert diagnosed(client, "w.csv", b"1,0\n0,1\n")["verdict"] == "causal"
+    assert upload(client, "w.txt", b"\0" * 2**20)[0] == 415  # refused on the part's headers
+    assert temporary_files == []

@@ -19,7 +19,7 @@ from app.main import create_app
 from tests.inprocess import call, http_scope
 
 JSON_TOO_LARGE = {"detail": "the request body is larger than 262144 bytes (256 KB)"}
-UPLOAD_TOO_LARGE = {"detail": "file too large: the limit is 2 MB (2,097,152 bytes)"}
+UPLOAD_TOO_LARGE = {"detail": "file too large: the limit is 256 MB (268,435,456 bytes)"}
 VALID = {
     "/api/translate": {"sentence": "the cat sleeps"},
     "/api/lm/generate": {"model": "neg_inf", "prompt": "the"},
@@ -85,7 +85,7 @@ def test_a_declared_length_over_the_limit_is_refused_without_reading_a_byte() ->
 
     for path, declared, expected in (
         ("/api/translate", JSON_BODY_BYTES + 1, JSON_TOO_LARGE),
-        ("/api/diagnose", 50 * 2**20, UPLOAD_TOO_LARGE),
+        ("/api/diagnose", 300 * 2**20, UPLOAD_TOO_LARGE),
     ):
         headers = [(b"content-type", b"application/json"), (b"content-length", str(declared).encode())]
         status, sent_headers, body = answer(call(create_app(), http_scope(path, headers), receive))
