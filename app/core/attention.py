@@ -19,11 +19,17 @@ BoolArray = NDArray[np.bool_]
 
 MaskMode = Literal["none", "neg_inf", "zero"]
 MASK_MODES: tuple[MaskMode, ...] = ("none", "neg_inf", "zero")
+# The mask bug zoo (figure 6): the ways real code gets a causal mask wrong, each a per-row mode that the
+# attention functions below accept besides MASK_MODES (which stays /api/attention's own list).
+ZooMode = Literal["hides_self", "next_word", "transposed", "after_softmax", "additive"]
+ZOO_MODES: tuple[ZooMode, ...] = ("hides_self", "next_word", "transposed", "after_softmax", "additive")
+AttentionMode = MaskMode | ZooMode
+ATTENTION_MODES: tuple[AttentionMode, ...] = (*MASK_MODES, *ZOO_MODES)
 
 
-def _check_mode(mode: str) -> None:
-    if mode not in MASK_MODES:
-        raise ValueError(f"unknown mask mode {mode!r}; expected one of {', '.join(MASK_MODES)}")
+def _check_mode(mode: str, modes: tuple[str, ...] = ATTENTION_MODES) -> None:
+    if mode not in modes:
+        raise ValueError(f"unknown mask mode {mode!r}; expected one of {', '.join(modes)}")
 
 
 def _as_matrix(a: ArrayLike, name: str) -> FloatArray:
@@ -83,7 +89,7 @@ def apply_mask(scores: ArrayLike, mode: MaskMode) -> FloatArray:
     ordinary score, so after the softmax the future still gets weight.
     Always returns a new array.
     """
-    _check_mode(mode)
+    _check_mode(mode, MASK_MODES)
     s = np.asarray(scores, dtype=np.float64)
     if mode == "none":
         return s.copy()
@@ -93,6 +99,109 @@ def apply_mask(scores: ArrayLike, mode: MaskMode) -> FloatArray:
     future = causal_mask(n)  # (n, n), broadcast over any leading axes
     fill = -np.inf if mode == "neg_inf" else 0.0
     return np.where(future, fill, s)
+
+
+# ---- the mask bug zoo ------------------------------------------------------------------------------------
+# Each mode takes the scaled scores (..., n, n) and gives (masked scores, weights), as the buggy code would.
+
+
+def _square(scores: ArrayLike, mode: str) -> FloatArray:
+    s = np.asarray(scores, dtype=np.float64)
+    if s.ndim < 2 or s.shape[-1] != s.shape[-2]:
+        raise ValueError(f"mask {mode!r} needs scores of shape (..., n, n), got {s.shape}")
+    return s
+
+
+def _hidden(s: FloatArray, hide: BoolArray) -> tuple[FloatArray, FloatArray]:
+    """masked = -inf where ``hide`` else s; weights = softmax(masked)."""
+    masked = np.where(hide, -np.inf, s)
+    return masked, softmax(masked, axis=-1)
+
+
+def hides_self(scores: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Off by one, the word hidden from itself: ``triu(ones, diagonal=0)`` filled with -inf.
+
+        masked_ij = -inf  if j >= i  else s_ij
+
+    Each row loses its diagonal as well as the future. Row 0 sees nothing at all: every entry is -inf, and
+    its softmax is 0/0, NaN (as in PyTorch). The NaN does not stay there: position 0's output is NaN, so in
+    the next layer any row that looks at position 0 is NaN too.
+    """
+    s = _square(scores, "hides_self")
+    n = s.shape[-1]
+    return _hidden(s, np.triu(np.ones((n, n), dtype=np.bool_), k=0))
+
+
+def next_word(scores: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Off by one, the quiet cheat: ``triu(ones, diagonal=2)`` filled with -inf.
+
+        masked_ij = -inf  if j >= i + 2  else s_ij
+
+    Every row may look at exactly one later word, the next one (j = i + 1): the word it is meant to predict.
+    """
+    s = _square(scores, "next_word")
+    n = s.shape[-1]
+    return _hidden(s, np.triu(np.ones((n, n), dtype=np.bool_), k=2))
+
+
+def transposed(scores: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """``tril(ones, diagonal=-1)`` where ``triu(ones, diagonal=1)`` was meant, filled with -inf.
+
+        masked_ij = -inf  if j < i  else s_ij
+
+    The past is hidden instead of the future: every word sees itself and the words after it.
+    """
+    s = _square(scores, "transposed")
+    n = s.shape[-1]
+    return _hidden(s, np.tril(np.ones((n, n), dtype=np.bool_), k=-1))
+
+
+def after_softmax(scores: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """The mask applied after the softmax, to the weights, with no renormalisation.
+
+        masked_ij  = s_ij                          (nothing is hidden before the softmax)
+        weights_ij = 0  if j > i  else softmax(s)_ij
+
+    No weight lands on the future, but each row keeps only the share the past had earned among all
+    positions: Σ_j weights_ij = Σ_{j<=i} softmax(s)_ij < 1 for every row with a later position.
+    """
+    s = _square(scores, "after_softmax")
+    n = s.shape[-1]
+    weights = np.where(causal_mask(n), 0.0, softmax(s, axis=-1))
+    return s.copy(), weights
+
+
+def additive(scores: ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """The boolean mask added to the scores as a number: ``scores + triu(ones, diagonal=1)``.
+
+        masked_ij = s_ij + 1  if j > i  else s_ij
+
+    True is 1, so the future's scores go up by 1 instead of down to -inf: e^(s+1) = e · e^s. Within a row,
+    each later word gets e = 2.718… times the weight, relative to the earlier words, that no mask gives it.
+    """
+    s = _square(scores, "additive")
+    n = s.shape[-1]
+    masked = s + causal_mask(n)  # True counts as 1
+    return masked, softmax(masked, axis=-1)
+
+
+ZOO = {
+    "hides_self": hides_self,
+    "next_word": next_word,
+    "transposed": transposed,
+    "after_softmax": after_softmax,
+    "additive": additive,
+}
+
+
+def masked_weights(scaled: ArrayLike, mode: AttentionMode) -> tuple[FloatArray, FloatArray]:
+    """(masked scores, weights) of scaled scores under any mode: apply_mask then softmax for MASK_MODES, the
+    zoo's own function for ZOO_MODES."""
+    _check_mode(mode)
+    if mode in ZOO:
+        return ZOO[mode](scaled)
+    masked = apply_mask(scaled, mode)  # type: ignore[arg-type]
+    return masked, softmax(masked, axis=-1)
 
 
 @dataclass(frozen=True)
@@ -110,7 +219,7 @@ def scaled_dot_product_attention(
     q: ArrayLike,
     k: ArrayLike,
     v: ArrayLike,
-    mask: MaskMode = "none",
+    mask: AttentionMode = "none",
     scale: bool = True,
 ) -> AttentionStages:
     """Attention of queries over keys, keeping every stage.
@@ -119,6 +228,8 @@ def scaled_dot_product_attention(
         scaled  = scores / √d_k          (scores itself when scale is False)
         masked  = apply_mask(scaled, mask)
         weights = softmax(masked)         (over the key axis)
+
+    ``mask`` may also be one of the zoo's ZOO_MODES, whose masked scores and weights are its own function's.
         context = weights V
 
     Shapes: q (..., T_q, d_k), k (..., T_k, d_k), v (..., T_k, d_v); leading
@@ -145,8 +256,7 @@ def scaled_dot_product_attention(
 
     scores = q_ @ np.swapaxes(k_, -1, -2)  # (..., T_q, d_k) @ (..., d_k, T_k) -> (..., T_q, T_k)
     scaled = scores / np.sqrt(d_k) if scale else scores.copy()
-    masked = apply_mask(scaled, mask)
-    weights = softmax(masked, axis=-1)
+    masked, weights = masked_weights(scaled, mask)
     context = weights @ v_  # (..., T_q, T_k) @ (..., T_k, d_v) -> (..., T_q, d_v)
     return AttentionStages(scores=scores, scaled=scaled, masked=masked, weights=weights, context=context)
 
@@ -204,7 +314,7 @@ def multi_head_attention(
     w_v: ArrayLike,
     heads: int,
     w_o: ArrayLike | None = None,
-    mask: MaskMode = "none",
+    mask: AttentionMode = "none",
     scale: bool = True,
 ) -> MultiHeadResult:
     """Multi-head self-attention with full projection matrices cut into heads.
@@ -259,7 +369,7 @@ def attention_per_head(
     x: ArrayLike,
     heads: Sequence[tuple[ArrayLike, ArrayLike, ArrayLike]],
     w_o: ArrayLike | None = None,
-    mask: MaskMode = "none",
+    mask: AttentionMode = "none",
     scale: bool = True,
 ) -> PerHeadResult:
     """Multi-head attention where each head brings its own (W_Q, W_K, W_V).

@@ -1,11 +1,12 @@
-"""Figure 7's tiny language models, run in numpy: the same network trained with three different masks.
+"""Figure 7's tiny language models, run in numpy: the same network trained with different masks.
 
 A word-level decoder: token and position embeddings, two pre-norm blocks of masked multi-head
 self-attention and a ReLU feed-forward layer, a final layer norm, and the token embedding reused as the
-output layer. The three models differ only in the mask their attention used in training (and uses here):
-``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug) and ``none``. A pass may
-apply another mask to the same trained weights (``forward(ids, mask=...)``): figure 6 runs the ``neg_inf``
-model, a real decoder, under each of the three masks.
+output layer. The models differ only in the mask their attention used in training (and uses here):
+``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug), ``none``, and, when the
+weights file holds it, ``next_word`` (the off-by-one ``triu(ones, diagonal=2)`` that leaks the next word). A
+pass may apply another mask to the same trained weights (``forward(ids, mask=...)``), any of the attention
+modes including the mask bug zoo's: figure 6 runs the ``neg_inf`` model, a real decoder, under each.
 
 Weights come from ``training/train_lm.py``; see ``app/weights/README.md``.
 """
@@ -22,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.config import get_settings
-from app.core.attention import MASK_MODES, MaskMode, multi_head_attention
+from app.core.attention import ATTENTION_MODES, AttentionMode, multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.close_words import close_words
 from app.refusal import UnknownWords
@@ -40,6 +41,9 @@ MAX_SENTENCE_CHARS = 200
 DEFAULT_SENTENCE = "the old fox chased the goose"
 VOCABULARY_NAME = "the models' vocabulary"
 LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
+# The order the models are listed in wherever they are compared: the honest one first, then the leaks from the
+# quietest to the loudest. A model the weights file does not hold is skipped.
+MODEL_ORDER = ("neg_inf", "zero", "next_word", "none")
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,7 @@ class TinyLM:
     """One trained model: its parameters, its mask, and greedy or sampled generation."""
 
     def __init__(
-        self, mask: MaskMode, params: dict[str, FloatArray], heads: int, vocabulary: list[str]
+        self, mask: AttentionMode, params: dict[str, FloatArray], heads: int, vocabulary: list[str]
     ) -> None:
         self.mask = mask
         self.params = params
@@ -79,11 +83,13 @@ class TinyLM:
         self.index = {w: k for k, w in enumerate(vocabulary)}
         self.words = [w for w in vocabulary if w not in SPECIALS]  # what a sentence may use
 
-    def forward(self, ids: list[int], mask: MaskMode | None = None) -> Forward:
+    def forward(self, ids: list[int], mask: AttentionMode | None = None) -> Forward:
         """Run the network over token ids, BOS first, at most MAX_POSITIONS long.
 
         ``mask`` is the mask every layer's attention applies: by default the one the model was trained
-        with; another one runs the same trained weights with that mask instead (figure 6).
+        with; another one (any of ATTENTION_MODES, the zoo's included) runs the same trained weights with
+        that mask instead (figure 6). Under ``hides_self`` position 0 sees nothing: its weights, and from
+        there everything that reads its output, are NaN, as they would be in any framework.
         """
         mask = self.mask if mask is None else mask
         p = self.params
@@ -177,12 +183,22 @@ class TinyLM:
 
 
 class TinyLMs:
-    """The three models and their training record."""
+    """The trained models, keyed by the mask each was trained with, and their training record.
+
+    The record's "models" list names the masks; each model whose parameters (``<mask>/<name>``) the weights
+    file holds is loaded, listed in MODEL_ORDER (so a model added to both files appears without a code
+    change).
+    """
 
     def __init__(self, weights: Path, curves: Path) -> None:
+        self.record: dict[str, Any] = json.loads(curves.read_text(encoding="utf-8"))
+        listed = [m["mask"] for m in self.record["models"]]
         with np.load(weights, allow_pickle=False) as data:
             vocabulary = [str(w) for w in data["vocabulary"]]
             heads = int(data["heads"])
+            held = {k.split("/", 1)[0] for k in data.files if "/" in k}
+            masks = [m for m in MODEL_ORDER if m in listed and m in held]
+            masks += [m for m in listed if m in held and m not in masks and m in ATTENTION_MODES]
             self.models = {
                 mask: TinyLM(
                     mask,
@@ -194,9 +210,8 @@ class TinyLMs:
                     heads,
                     vocabulary,
                 )
-                for mask in MASK_MODES
+                for mask in masks
             }
-        self.record: dict[str, Any] = json.loads(curves.read_text(encoding="utf-8"))
 
 
 @lru_cache

@@ -1,13 +1,17 @@
-"""Figure 7's endpoints: the three tiny language models' records, live generations, attention maps, and their
-next-word predictions read two ways (the sentence in the input, or only the words so far)."""
+"""Figure 7's endpoints: the tiny language models' records, live generations, attention maps, and their
+next-word predictions read two ways (the sentence in the input, or only the words so far); and figure 6's
+mask bug zoo panels (a padded batch, finite sentinels in low precision)."""
 
+import warnings
 from typing import Annotated
 
 import numpy as np
 from fastapi import APIRouter, Query, Response
 
 from app.answers import answer, json_bytes
-from app.core.diagnostics import future_leak, future_share
+from app.core.attention import ZOO_MODES
+from app.core.diagnostics import future_share
+from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.figures import number
@@ -17,18 +21,24 @@ from app.models.tiny_lm import (
     EOS,
     MAX_POSITIONS,
     MAX_SENTENCE_CHARS,
+    MODEL_ORDER,
+    PAD,
     Reading,
+    TinyLM,
     TinyLMs,
 )
 from app.offload import computed
+from app.refusal import Refusal
 from app.schemas import (
     GenerateRequest,
     GenerateResponse,
     LanguageModelAttentionResponse,
+    LanguageModelMask,
+    LanguageModelMaskZooResponse,
+    LanguageModelName,
     LanguageModelPredictions,
     LanguageModelPredictionsResponse,
     LanguageModelsResponse,
-    MaskName,
     NextWordReading,
     Sample,
 )
@@ -40,7 +50,7 @@ MAX_WORDS = MAX_POSITIONS - 2  # the start token, the words, and room for one wo
 
 @router.get("")
 async def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
-    """How the three models trained: loss curves, and how often their own sentences are grammatical."""
+    """How the models trained: loss curves, and how often their own sentences are grammatical."""
     record = models.record
     vocabulary = [w for w in models.models["neg_inf"].vocabulary if not w.startswith("<")]
     return LanguageModelsResponse(**{**record, "vocabulary": vocabulary})
@@ -55,9 +65,19 @@ async def generate(request: GenerateRequest, models: TinyLMsDep) -> GenerateResp
     return await computed(lambda: generated(request, models))
 
 
+def installed(models: TinyLMs, name: str) -> TinyLM:
+    """The model trained with mask ``name``, or a 422 naming the ``model`` field and the models installed."""
+    if name not in models.models:
+        raise Refusal(
+            f"model: {name!r} is not installed; the weights file holds {', '.join(models.models)}",
+            fields={"field": "model", "installed": list(models.models)},
+        )
+    return models.models[name]
+
+
 def generated(request: GenerateRequest, models: TinyLMs) -> GenerateResponse:
     """The model's sentences for the request, each checked against the grammar."""
-    model = models.models[request.model]
+    model = installed(models, request.model)
     prompt = [w.lower() for w in sentence_words(request.prompt, MAX_WORDS)]
     rng = np.random.default_rng(request.seed)
     count = 1 if request.strategy == "greedy" else request.count
@@ -71,10 +91,19 @@ def generated(request: GenerateRequest, models: TinyLMs) -> GenerateResponse:
     )
 
 
+MASK_DESCRIPTION = (
+    "the mask every layer applies in this pass: none, neg_inf or zero, or one of the mask bug zoo's "
+    f"{', '.join(ZOO_MODES)} (app/core/attention.py); by default the one the model was trained with (figure "
+    f"{number('mask-lab')} runs the neg_inf model under each)"
+)
+
+
 @router.get(
     "/attention",
     response_model=LanguageModelAttentionResponse,
-    responses={422: refusal_doc("a bad model or mask name, no words, too many, or unknown words")},
+    responses={
+        422: refusal_doc("a bad or missing model, a bad mask name, no words, too many, or unknown words")
+    },
 )
 async def attention(
     models: TinyLMsDep,
@@ -83,28 +112,35 @@ async def attention(
         sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
     ],
     model: Annotated[
-        MaskName, Query(description="which of the three models: the mask it was trained with")
+        LanguageModelName,
+        Query(description="which of the models: the mask it was trained with (next_word once installed)"),
     ] = "neg_inf",
-    mask: Annotated[
-        MaskName | None,
-        Query(
-            description="the mask every layer applies in this pass: none, neg_inf or zero; by default the "
-            f"one the model was trained with (figure {number('mask-lab')} runs the neg_inf model under each)"
-        ),
-    ] = None,
+    mask: Annotated[LanguageModelMask | None, Query(description=MASK_DESCRIPTION)] = None,
 ) -> Response:
     """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
-    the mask's fingerprint (figure 7), and what a mask does to a trained decoder (figure 6)."""
+    the mask's fingerprint (figure 7), and what a mask does to a trained decoder (figure 6).
+
+    NaN: under hides_self the first row sees nothing, so its weights are 0/0 = NaN, and so is everything in
+    the next layer that reads its output. JSON has no NaN: such a row's weights (and scores, and future
+    share) are null, `nan_rows` lists the rows, and `future_leak` and `row_future_shares` are means over the
+    rows that have weights (null when none has)."""
     return answer(await computed(lambda: lm_attention(models, sentence, model, mask)))
 
 
-def lm_attention(models: TinyLMs, sentence: Sentence, model: MaskName, mask: MaskName | None) -> bytes:
-    """The answer of /api/lm/attention, written."""
-    lm = models.models[model]
+def lm_attention(
+    models: TinyLMs, sentence: Sentence, model: LanguageModelName, mask: LanguageModelMask | None
+) -> bytes:
+    """The answer of /api/lm/attention, written (NaN as null, by json_bytes)."""
+    lm = installed(models, model)
     ids = lm.encode(sentence.lower_words)
     run = lm.forward(ids, mask=mask)
     maps = run.attention  # (layers, h, T, T)
-    shares = future_share(maps)  # (layers, h, T)
+    shares = future_share(maps)  # (layers, h, T), NaN in a NaN row
+    empty = np.isnan(maps).any(axis=-1)  # (layers, h, T): the rows with no weights
+    with warnings.catch_warnings():  # a mean over no rows is NaN (written null), not an error
+        warnings.simplefilter("ignore", RuntimeWarning)
+        leak = float(np.nanmean(shares)) if not empty.all() else None
+        row_shares = np.nanmean(shares, axis=(0, 1))
     return json_bytes(  # LanguageModelAttentionResponse, field for field
         {
             "model": model,
@@ -112,9 +148,60 @@ def lm_attention(models: TinyLMs, sentence: Sentence, model: MaskName, mask: Mas
             "tokens": [lm.vocabulary[k] for k in ids],
             "weights": maps,
             "scaled": run.scaled,
-            "future_leak": future_leak(maps.reshape(-1, *maps.shape[-2:])),
+            "nan_rows": [[np.flatnonzero(rows).tolist() for rows in layer] for layer in empty],
+            "future_leak": leak,
             "future_shares": shares,
-            "row_future_shares": shares.mean(axis=(0, 1)),
+            "row_future_shares": row_shares,
+        }
+    )
+
+
+@router.get(
+    "/mask-zoo",
+    response_model=LanguageModelMaskZooResponse,
+    responses={422: refusal_doc("no words, too many, or unknown words")},
+)
+async def mask_zoo(
+    models: TinyLMsDep,
+    sentence: Annotated[
+        Sentence,
+        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
+    ],
+) -> Response:
+    """Figure 6's two mask bugs that are not a mask mode, computed live.
+
+    A padded batch: the sentence and its first half, left-padded to the same length, under a key-padding
+    mask and the causal mask, both −∞, with the −∞ decoder's layer 1, head 1 scores. A padding row hides
+    every key, so its softmax (and the softmax's gradient) is NaN; the safe softmax gives it zeros. NaN is
+    written null.
+
+    Finite sentinels: −1e9, finfo(dtype).min and −1e4 as the mask value in float32, float16 and bfloat16
+    (float32 rounded to nearest even at 16 bits), every step in that dtype; ±∞ and NaN as strings."""
+    return answer(await computed(lambda: mask_zoo_answer(models, sentence)))
+
+
+def mask_zoo_answer(models: TinyLMs, sentence: Sentence) -> bytes:
+    """The answer of /api/lm/mask-zoo, written."""
+    lm = installed(models, "neg_inf")
+    words = sentence.lower_words
+    ids = lm.encode(words)
+    short = lm.encode(words[: len(words) // 2])
+    pads = len(ids) - len(short)
+    batch = []
+    for seq, p in ((ids, 0), ([lm.index[PAD]] * pads + short, pads)):
+        scaled = lm.forward(seq, mask="none").scaled[0, 0]  # layer 1, head 1: before any mask
+        panel = padded_attention(scaled, p)
+        batch.append({"tokens": [lm.vocabulary[k] for k in seq], "scaled": scaled, **panel})
+    return json_bytes(  # LanguageModelMaskZooResponse, field for field
+        {
+            "sentence": words,
+            "layer": 1,
+            "head": 1,
+            "batch": batch,
+            "nan_rows": sum(len(b["naive_nan_rows"]) for b in batch),
+            "precision": precision_table(),
+            "fully_masked_keys": FULLY_MASKED_KEYS,
+            "future_score": FUTURE_SCORE,
         }
     )
 
@@ -145,7 +232,7 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
     for mask, lm in models.models.items():
         forced, free = lm.read_and_write(sentence)
         written = lm.generate(sentence[:1])
-        stored = record[mask]
+        stored = record[mask]  # the loader loads only the models the record lists
         answers.append(
             LanguageModelPredictions(
                 model=mask,
@@ -160,7 +247,7 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
                 written_grammatical=grammatical(written),
             )
         )
-    order = {"neg_inf": 0, "zero": 1, "none": 2}
+    order = {mask: k for k, mask in enumerate(MODEL_ORDER)}
     return LanguageModelPredictionsResponse(
         sentence=sentence,
         inputs=["<s>", *sentence],

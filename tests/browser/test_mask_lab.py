@@ -1,5 +1,6 @@
 """Figure 6, the mask lab, driven in real Chromium through its accessible names: a real decoder (figure 7's
-language model trained with −∞) under each of the three masks."""
+language model trained with −∞) under each of the three masks and the mask bug zoo's five bugs, and the zoo's
+padding and low-precision panels."""
 
 from __future__ import annotations
 
@@ -18,13 +19,21 @@ DEFAULT_SENTENCE = "the old fox chased the goose"
 DEFAULT_TOKENS = ["<s>", *DEFAULT_SENTENCE.split()]
 N = len(DEFAULT_TOKENS)
 MAPS = 4  # 2 layers × 2 heads
+MAP = "[data-part=drawing] svg.heatmap"  # the decoder's maps (the padding panel draws two more)
 MODES = {"no mask": "none", "−∞": "neg_inf", "×0": "zero"}
+ZOO = {
+    "off by one: hides itself": "hides_self",
+    "off by one: next word": "next_word",
+    "transposed": "transposed",
+    "after softmax": "after_softmax",
+    "+1 added": "additive",
+}
 
 
 def open_mask_lab(page: Page, query: str = "", path: str | None = None) -> Locator:
     """Open figure 6 (its own page unless `path`, with `query`) and wait for its meter."""
     figure = open_figure(page, "mask-lab", query, path)
-    expect(figure.locator("svg.heatmap").first).to_be_visible()
+    expect(figure.locator(MAP).first).to_be_visible()
     expect(meter(figure)).to_have_attribute("aria-valuenow", re.compile(r"^\d"))
     return figure
 
@@ -40,7 +49,8 @@ def radio(figure: Locator, name: str) -> Locator:
 def cells(figure: Locator, future: bool) -> list[dict]:
     """Every drawn cell above (future=True) or on and below the diagonal: its map, row, weight, opacity."""
     return figure.evaluate(
-        "(f, future) => [...f.querySelectorAll(`.heatmap__cell[data-future='${future}']`)].map(c => ({"
+        "(f, future) => [...f.querySelectorAll(`.mask-drawing .heatmap__cell[data-future='${future}']`)]"
+        ".map(c => ({"
         " map: c.closest('svg').dataset.layer + '/' + c.closest('svg').dataset.head,"
         " i: Number(c.dataset.query), weight: Number(c.dataset.weight),"
         " opacity: Number(getComputedStyle(c).fillOpacity) }))",
@@ -83,12 +93,12 @@ def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_p
     figure = open_mask_lab(page)
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value(DEFAULT_SENTENCE)
     group = figure.get_by_role("radiogroup", name="Mask")
-    expect(group.get_by_role("radio")).to_have_count(3)
+    expect(group.get_by_role("radio")).to_have_count(len(MODES) + len(ZOO))
     expect(radio(figure, "no mask")).to_be_checked()
     # The decoder has its own two layers of two heads, trained: no Heads slider, no Trained switch.
     expect(figure.get_by_role("slider", name="Heads")).to_have_count(0)
     expect(figure.get_by_role("switch", name="Trained")).to_have_count(0)
-    maps = figure.locator("svg.heatmap")
+    maps = figure.locator(MAP)
     expect(maps).to_have_count(MAPS)
     expect(maps.locator(".heatmap__title")).to_have_text(
         ["Layer 1, head 1", "Layer 1, head 2", "Layer 2, head 1", "Layer 2, head 2"]
@@ -240,8 +250,8 @@ def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     figure = open_mask_lab(page, "?mask=zero&mask_sentence=her+cat+slept+near+the+river", path="/")
     expect(radio(figure, "×0")).to_be_checked()
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("her cat slept near the river")
-    expect(figure.locator("svg.heatmap")).to_have_count(MAPS)
-    first = figure.locator("svg.heatmap").first
+    expect(figure.locator(MAP)).to_have_count(MAPS)
+    first = figure.locator(MAP).first
     labels = ["<s>", "her", "cat", "slept", "near", "the", "river"]
     assert first.locator(".heatmap__label").all_text_contents()[::2] == labels
     asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/lm/attention" in u]
@@ -259,7 +269,7 @@ def test_invalid_url_values_fall_back_to_defaults(watched_page):
     page, _ = watched_page
     figure = open_mask_lab(page, "?mask=maybe")
     expect(radio(figure, "no mask")).to_be_checked()
-    expect(figure.locator("svg.heatmap")).to_have_count(MAPS)
+    expect(figure.locator(MAP)).to_have_count(MAPS)
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value(DEFAULT_SENTENCE)
 
 
@@ -271,7 +281,7 @@ def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
     sentence = "the hungry wolf followed the goose across the meadow"
     figure.get_by_role("textbox", name="Sentence").fill(sentence)
     expect(figure.locator(".row-leak__item")).to_have_count(10)
-    expect(figure.locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(100)
+    expect(figure.locator(MAP).first.locator(".heatmap__cell")).to_have_count(100)
     expect(figure.locator("[data-part=yardstick]")).to_contain_text("= 9/20 = 45%")
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
     expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+hungry\+wolf"))
@@ -287,12 +297,75 @@ def test_unknown_words_and_a_sentence_past_the_decoders_length_are_refused_insid
     assert refusal["detail"].startswith("not in the models' vocabulary: teh (did you mean the?), bank")
     typed = "teh river bank was steep"
     refused_then_recovered(figure, drawing, typed, refusal["detail"], "the river was cold")
-    expect(figure.locator("svg.heatmap").first.locator(".heatmap__label")).to_have_count(2 * 5)
+    expect(figure.locator(MAP).first.locator(".heatmap__label")).to_have_count(2 * 5)
 
     too_long = " ".join(["the"] * 15)
     detail = page.request.get("/api/lm/attention", params={"sentence": too_long}).json()["detail"]
     assert detail == "sentence has 15 words; at most 14 are allowed"
     refused_then_recovered(figure, drawing, too_long, detail, "the dog slept")
+
+
+def percent(p: float) -> str:
+    """A percentage as the page writes it (mask-lab.js's formatPercent)."""
+    if p == 0:
+        return "0%"
+    if p < 0.1:
+        return "<0.1%"
+    return f"{p:.1f}%" if p < 9.95 else f"{math.floor(p + 0.5)}%"
+
+
+def test_each_bug_of_the_zoo_moves_the_meter_to_its_leak_and_explains_itself(watched_page):
+    """Every zoo radio shows /api/lm/attention's future_leak for its mode; next word names the share on the
+    next word, hides itself draws its NaN rows, +1 added checks e with this sentence's numbers."""
+    page, _ = watched_page
+    figure = open_mask_lab(page)
+    explain = figure.locator("[data-part=explain]")
+    for label, mode in ZOO.items():
+        radio(figure, label).check()
+        expect(figure.locator("[data-part=drawing]")).to_have_attribute("data-mask", mode)
+        expect(page).to_have_url(re.compile(rf"[?&]mask={mode}\b"))
+        answer = decoder(page, mode)
+        expected = answer["future_leak"] * 100
+        value = meter(figure).get_attribute("aria-valuenow")
+        assert float(value) == pytest.approx(expected, abs=0.01), (mode, value, expected)
+        if mode == "next_word":
+            weights = answer["weights"]
+            nexts = [m[i][i + 1] for heads in weights for m in heads for i in range(N - 1)]
+            expect(explain).to_contain_text(
+                f"row i puts {percent(100 * sum(nexts) / len(nexts))} on word i+1"
+            )
+            expect(explain).to_contain_text("exactly 0 on any word beyond it")
+        elif mode == "hides_self":
+            nan = sum(len(rows) for heads in answer["nan_rows"] for rows in heads)
+            expect(figure.locator(f"{MAP} .heatmap__cell.is-nan")).to_have_count(nan * N)
+            expect(explain).to_contain_text("its softmax divides 0 by 0: NaN")
+        elif mode == "after_softmax":
+            expect(explain).to_contain_text("not 1")
+        elif mode == "additive":
+            expect(explain).to_contain_text("2.718 times as much")
+    expect(figure.locator("[data-part=code]")).to_have_text("scores + triu(ones, diagonal=1)")
+
+
+def test_the_padding_panel_counts_nan_rows_and_the_table_shows_float16_overflow(watched_page):
+    page, _ = watched_page
+    figure = open_mask_lab(page)
+    zoo = page.request.get("/api/lm/mask-zoo", params={"sentence": DEFAULT_SENTENCE}).json()
+    count = figure.locator("[data-part=pad-count]")
+    expect(count).to_have_text(
+        f"NaN rows in the batch: {zoo['nan_rows']} of {2 * N} with the softmax · 0 with the safe softmax"
+    )
+    softmax, safe = figure.locator("[data-part=pad-maps] svg.heatmap").all()
+    expect(softmax.locator(".heatmap__cell.is-nan")).to_have_count(zoo["nan_rows"] * N)
+    expect(safe.locator(".heatmap__cell.is-nan")).to_have_count(0)
+    table = figure.get_by_role("table", name="Finite mask values in low precision")
+    cell = table.locator("tr[data-dtype=float16][data-sentinel='−1e9'] td[data-column=stored]")
+    expect(cell).to_have_text("−∞")
+    expect(
+        table.locator("tr[data-dtype=bfloat16][data-sentinel='−1e9'] td[data-column=stored]")
+    ).to_have_text("−998\u2009244\u2009352")
+    expect(figure.locator("[data-part=precision-explain]")).to_contain_text(
+        "−1e9 is already −∞ once float16 stores it"
+    )
 
 
 def leak_by_zero_fill(figure: Locator) -> None:
@@ -314,7 +387,7 @@ def test_on_a_phone_each_heatmap_takes_the_full_width_writes_its_weights_and_not
     page, _ = phone_page
     figure = open_mask_lab(page)
     drawing = figure.locator("[data-part=drawing]").evaluate("d => d.clientWidth")
-    maps = figure.locator("svg.heatmap")
+    maps = figure.locator(MAP)
     expect(maps).to_have_count(MAPS)
     boxes = [maps.nth(k).bounding_box() for k in range(MAPS)]
     assert all(b and b["width"] >= 0.75 * drawing for b in boxes)  # not two at half the width

@@ -7,9 +7,9 @@ from fastapi.testclient import TestClient
 from app.models.tiny_lm import get_tiny_lms
 
 
-def test_the_record_lists_three_models_with_curves(client: TestClient) -> None:
+def test_the_record_lists_four_models_with_curves(client: TestClient) -> None:
     body = client.get("/api/lm").json()
-    assert [m["mask"] for m in body["models"]] == ["none", "neg_inf", "zero"]
+    assert [m["mask"] for m in body["models"]] == ["none", "neg_inf", "zero", "next_word"]
     assert body["prompt"] == "the" and "fox" in body["vocabulary"] and "<s>" not in body["vocabulary"]
     for model in body["models"]:
         curves = model["curves"]
@@ -161,7 +161,9 @@ def test_a_bad_mask_gets_a_422_naming_the_parameter(client: TestClient, mask: st
     response = client.get("/api/lm/attention", params={"mask": mask})
     assert response.status_code == 422
     (error,) = response.json()["detail"]
-    assert error["loc"] == ["query", "mask"] and "'none', 'neg_inf' or 'zero'" in error["msg"]
+    assert error["loc"] == ["query", "mask"]
+    zoo = "'hides_self', 'next_word', 'transposed', 'after_softmax' or 'additive'"
+    assert f"'none', 'neg_inf', 'zero', {zoo}" in error["msg"]
 
 
 def test_the_mask_parameter_is_in_the_openapi_document(client: TestClient) -> None:
@@ -179,7 +181,7 @@ def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client:
     words = sentence.split()
     assert body["sentence"] == words and body["inputs"] == ["<s>", *words]
     assert body["targets"] == [*words, "</s>"] and body["positions"] == len(words) + 1
-    assert [m["model"] for m in body["models"]] == ["neg_inf", "zero", "none"]
+    assert [m["model"] for m in body["models"]] == ["neg_inf", "zero", "next_word", "none"]
     record = {m["mask"]: m for m in client.get("/api/lm").json()["models"]}
     for m in body["models"]:
         train, validation = record[m["model"]]["final_train"], record[m["model"]]["final_validation"]
@@ -200,7 +202,7 @@ def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client:
         assert m["written"][0] == "the"
         assert m["written_grammatical"] == (m["model"] == "neg_inf")
 
-    honest, zero, unmasked = body["models"]
+    honest, zero, _next_word, unmasked = body["models"]  # the off-by-one model: figure 7's own tests
     # −∞ cannot see ahead: reading the sentence and writing alone give the same predictions and loss, and
     # every prediction is a word the grammar allows there.
     assert honest["same"] == 8
@@ -244,3 +246,59 @@ def test_predictions_are_in_the_openapi_document(client: TestClient) -> None:
     assert parameter["schema"]["maxLength"] == 200
     fields = spec["components"]["schemas"]["LanguageModelPredictions"]["properties"]
     assert {"teacher_forced", "free_running", "final_validation", "validation_gap"} <= fields.keys()
+
+
+ZOO = ("hides_self", "next_word", "transposed", "after_softmax", "additive")
+
+
+def test_the_decoder_runs_under_every_zoo_mode_and_nan_rows_are_null(client: TestClient) -> None:
+    lm = get_tiny_lms().models["neg_inf"]
+    run_ids = lm.encode(DECODER_SENTENCE.split())
+    for mask in ZOO:
+        body = decoder(client, mask=mask)
+        run = lm.forward(run_ids, mask=mask)
+        weights = np.array(body["weights"], dtype=float)  # null -> NaN
+        np.testing.assert_array_equal(weights, run.attention)
+        empty = np.isnan(weights).any(-1)  # (layers, heads, T)
+        assert body["nan_rows"] == [[np.flatnonzero(r).tolist() for r in layer] for layer in empty]
+        shares = np.array(body["future_shares"], dtype=float)
+        assert body["future_leak"] == pytest.approx(np.nanmean(shares), abs=1e-15)
+    hides = decoder(client, mask="hides_self")
+    assert hides["nan_rows"][0] == [[0], [0]]  # layer 1: the first row sees nothing
+    T = len(hides["tokens"])
+    assert hides["nan_rows"][1] == [list(range(T))] * 2  # layer 2 reads position 0's NaN output
+    assert hides["future_leak"] == 0.0 and hides["row_future_shares"][0] is None
+    assert decoder(client, mask="next_word")["future_leak"] > 0
+    assert decoder(client, mask="after_softmax")["future_leak"] == 0.0
+
+
+def test_a_model_the_weights_file_lacks_is_refused_naming_the_installed_ones(client: TestClient) -> None:
+    lms = get_tiny_lms()
+    installed = lms.models
+    lms.models = {mask: lm for mask, lm in installed.items() if mask != "next_word"}  # as before training
+    try:
+        response = client.get("/api/lm/attention", params={"model": "next_word"})
+    finally:
+        lms.models = installed
+    assert response.status_code == 422
+    detail = "model: 'next_word' is not installed; the weights file holds neg_inf, zero, none"
+    assert response.json()["detail"] == detail
+    assert decoder(client, model="next_word")["mask"] == "next_word"  # once installed, its own mask
+
+
+def test_the_mask_zoo_panels_count_nan_rows_and_compute_sentinels_in_each_dtype(client: TestClient) -> None:
+    body = client.get("/api/lm/mask-zoo", params={"sentence": DECODER_SENTENCE}).json()
+    own, padded = body["batch"]
+    words = DECODER_SENTENCE.split()
+    assert own["tokens"] == ["<s>", *words] and own["pads"] == 0 and own["naive_nan_rows"] == []
+    pads = len(words) - len(words) // 2
+    assert padded["tokens"] == ["<pad>"] * pads + ["<s>", *words[: len(words) // 2]]
+    assert padded["naive_nan_rows"] == padded["naive_gradient_nan_rows"] == list(range(pads))
+    assert body["nan_rows"] == pads and padded["safe_nan_rows"] == []
+    assert all(w is None for row in padded["naive"][:pads] for w in row)
+    assert padded["safe"][:pads] == [[0.0] * len(padded["tokens"])] * pads
+    cells = {(r["dtype"], r["sentinel"]): r for r in body["precision"]}
+    assert cells["float16", "−1e9"]["stored"] == "-inf"
+    assert cells["bfloat16", "−1e9"]["stored"] == -998244352.0
+    assert cells["float32", "finfo.min"]["fully_masked"] == "nan"
+    assert cells["float16", "−1e4"]["leak"] == 0.5

@@ -1,7 +1,9 @@
-// Figure 6, the mask lab: a real decoder's self-attention over the reader's sentence under no mask, −∞ and ×0.
-// The decoder is figure 7's language model trained with −∞; the chosen mask replaces its own in every layer.
-// A heatmap per layer and head with the future outlined, the Future leak meter with its per-row break-down,
-// and why e^0 = 1 leaks, told with this decoder's own scores.
+// Figure 6, the mask lab: a real decoder's self-attention over the reader's sentence under no mask, −∞ and ×0,
+// and under the five per-row bugs of the mask bug zoo (off by one either way, transposed, masked after the
+// softmax, added as +1). The decoder is figure 7's language model trained with −∞; the chosen mask replaces its
+// own in every layer. A heatmap per layer and head with the future outlined, the Future leak meter with its
+// per-row break-down, and what the mask does, told with this decoder's own numbers. Below, the zoo's two bugs
+// that are not a mask mode: a padded batch's NaN rows, and finite mask values in low precision.
 //
 // Data flows one way: state (from the URL) -> one fetch of /api/lm/attention -> draw. A change of mask keeps
 // the heatmaps and only rewrites each cell's fill-opacity, so CSS animates the change. The maths is the
@@ -16,17 +18,40 @@ import { WidthWatch } from "../lib/width-watch.js";
 
 const NAME = "mask-lab";
 const MODEL = "neg_inf"; // the decoder: figure 7's model trained with −∞
-const MODES = ["none", "neg_inf", "zero"];
-const MODE_LABEL = { none: "no mask", neg_inf: "−∞", zero: "×0" };
+const MODES = ["none", "neg_inf", "zero", "hides_self", "next_word", "transposed", "after_softmax", "additive"];
+const MODE_LABEL = {
+  none: "no mask",
+  neg_inf: "−∞",
+  zero: "×0",
+  hides_self: "hides itself",
+  next_word: "next word",
+  transposed: "transposed",
+  after_softmax: "after softmax",
+  additive: "+1 added",
+};
+// The line of code each mode is (what the radio's name stands for), shown under the radios.
+const MODE_CODE = {
+  none: "scores",
+  neg_inf: "scores.masked_fill(triu(ones, diagonal=1), -inf)",
+  zero: "scores.masked_fill(triu(ones, diagonal=1), 0)",
+  hides_self: "scores.masked_fill(triu(ones, diagonal=0), -inf)",
+  next_word: "scores.masked_fill(triu(ones, diagonal=2), -inf)",
+  transposed: "scores.masked_fill(tril(ones, diagonal=-1), -inf)",
+  after_softmax: "softmax(scores).masked_fill(triu(ones, diagonal=1), 0)",
+  additive: "scores + triu(ones, diagonal=1)",
+};
 const START = "<s>"; // the start token the decoder reads before the first word
 // The figure's elements marked data-part (the Mask radios, several, are found apart).
 const PARTS = [
   ..."sentence drawing meter meter-fill meter-yardstick meter-value".split(" "),
-  ..."yardstick rows rows-foot table explain compare".split(" "),
+  ..."yardstick rows rows-foot table explain compare code".split(" "),
+  ..."pad-about pad-count pad-maps pad-explain precision-about precision precision-explain".split(" "),
 ];
 
-/** A percentage as the page writes it: exact 0 stays "0%", anything above it never rounds down to 0. */
+/** A percentage as the page writes it: exact 0 stays "0%", anything above it never rounds down to 0; a share
+ * that is not a number (a NaN row's, sent as null) is "NaN". */
 export function formatPercent(p) {
+  if (p === null || Number.isNaN(p)) return "NaN";
   if (p === 0) return "0%";
   if (p < 0.1) return "<0.1%";
   if (p < 9.95) return `${p.toFixed(1)}%`;
@@ -43,6 +68,8 @@ export const uniformLeak = (n) => (n - 1) / (2 * n);
 const num = (x, digits = 3) =>
   x !== 0 && Math.abs(x) < 0.001 ? x.toExponential(digits - 1) : String(Number(x.toPrecision(digits)));
 const quote = (t) => `“${t}”`;
+/** A share (0..1, or null for a NaN row) as a percentage. */
+const pct = (share) => (share === null ? "NaN" : formatPercent(share * 100));
 const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
 const mapName = (l, h) => `layer ${l + 1}, head ${h + 1}`;
 
@@ -63,6 +90,7 @@ function leakiestRow(shares, n) {
   shares.forEach((heads, l) =>
     heads.forEach((rows, h) =>
       rows.forEach((share, i) => {
+        if (share === null) return; // a NaN row has no share
         const rank = [i >= 1 && i < n - 1 ? 1 : 0, share];
         if (!best || rank[0] > best.rank[0] || (rank[0] === best.rank[0] && share > best.share)) {
           best = { l, h, i, share, rank };
@@ -72,6 +100,152 @@ function leakiestRow(shares, n) {
   );
   return best;
 }
+
+/** Show one map's weights: NaN (null in the answer) cells drawn grey with "NaN", and "NaN" as their row sum. */
+function showWeights(map, weights) {
+  map.update(weights.map((row) => row.map((w) => w ?? 0)));
+  weights.forEach((row, i) => {
+    const empty = row.some((w) => w === null);
+    row.forEach((w, j) => {
+      const rect = map.cells[i][j];
+      rect.classList.toggle("is-nan", w === null);
+      if (w === null) {
+        rect.dataset.weight = "NaN";
+        rect.style.setProperty("fill-opacity", "1");
+        if (map.values) map.texts[i][j].textContent = "NaN";
+      }
+    });
+    if (empty && map.rowSums) map.sumTexts[i].textContent = "NaN";
+  });
+}
+
+/** Every row of an answer's weights [layer][head][i] that has weights (no NaN), with where it is. */
+function weightedRows(weights) {
+  const rows = [];
+  weights.forEach((heads, l) =>
+    heads.forEach((map, h) =>
+      map.forEach((row, i) => {
+        if (!row.some((w) => w === null)) rows.push({ l, h, i, row });
+      }),
+    ),
+  );
+  return rows;
+}
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const maxOf = (rows, f) => rows.reduce((best, r) => (!best || f(r) > f(best) ? r : best), null);
+const list = (xs) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
+
+/** hides_self: the first row sees nothing, and NaN spreads to every row that reads its output. */
+function hidesSelfText(data) {
+  const { tokens, nan_rows: nan, weights } = data;
+  const n = tokens.length;
+  const counts = nan.map((heads) => heads.map((rows) => rows.length));
+  const layers = counts.map((heads, l) =>
+    heads.every((c) => c === heads[0])
+      ? `layer ${l + 1}, ${heads[0]} of ${n} in each head`
+      : `layer ${l + 1}, ${heads.join(", ")} of ${n} in heads 1–${heads.length}`,
+  );
+  const spread = counts.slice(1).some((heads) => Math.max(...heads) > Math.max(...counts[0]));
+  const kept = weightedRows(weights).length;
+  const total = weights.length * weights[0].length * n;
+  return (
+    "Off by one: triu(ones, diagonal=0) hides the diagonal as well as the future, so each word loses " +
+    `itself. The first row has nothing to see: all its scores are −∞, and its softmax divides 0 by 0: NaN. ` +
+    `NaN rows: ${layers.join("; ")}.` +
+    (spread
+      ? " Position 0's output is NaN, so in the next layer its key and value are NaN, and every row that " +
+        "looks at it is NaN too."
+      : "") +
+    ` The meter averages the ${kept} of ${total} rows that have weights: none of them looks ahead, and the ` +
+    "decoder is broken all the same."
+  );
+}
+
+/** next_word: each row sees exactly one later word, the next. */
+function nextWordText(data) {
+  const { tokens, weights } = data;
+  const n = tokens.length;
+  const rows = weightedRows(weights).filter((r) => r.i < n - 1);
+  const next = (r) => r.row[r.i + 1];
+  const beyond = Math.max(0, ...rows.map((r) => sum(r.row.slice(r.i + 2))));
+  const top = maxOf(rows, next);
+  const mean = sum(rows.map(next)) / rows.length;
+  return (
+    "Off by one: triu(ones, diagonal=2) starts hiding two words ahead, so each row i still sees word i+1, " +
+    `the very word it is meant to predict. Here row i puts ${formatPercent(mean * 100)} on word i+1 on ` +
+    `average (at most ${formatPercent(next(top) * 100)}, in the row of ${quote(tokens[top.i])} in ` +
+    `${mapName(top.l, top.h)}, on ${quote(tokens[top.i + 1])}) and ` +
+    `${beyond === 0 ? "exactly 0" : `at most ${num(beyond)}`} on any word beyond it: the quiet cheat.`
+  );
+}
+
+/** transposed: the past hidden instead of the future. */
+function transposedText(data) {
+  const { tokens, weights, future_shares: shares } = data;
+  const n = tokens.length;
+  const rows = weightedRows(weights);
+  const past = Math.max(0, ...rows.map((r) => sum(r.row.slice(0, r.i))));
+  const last = Math.min(...rows.filter((r) => r.i === n - 1).map((r) => r.row[n - 1]));
+  const { l, h, i, share } = leakiestRow(shares, n);
+  return (
+    "Transposed: tril(ones, diagonal=−1) where triu(ones, diagonal=1) was meant hides the past instead of " +
+    `the future. Every word sees only itself and the words after it (${past === 0 ? "exactly 0" : `at most ${num(past)}`} ` +
+    `on earlier ones): the start token sees all ${n} positions, and the last word only itself, with weight ` +
+    `${num(last)}. The row of ${quote(tokens[i])} in ${mapName(l, h)} puts ${pct(share)} on later words.`
+  );
+}
+
+/** after_softmax: no future weight, but rows that no longer sum to 1. */
+function afterSoftmaxText(data) {
+  const { tokens, weights } = data;
+  const n = tokens.length;
+  const rows = weightedRows(weights);
+  const total = (r) => sum(r.row);
+  const early = rows.filter((r) => r.i < n - 1);
+  const least = maxOf(early, (r) => -total(r));
+  const lo = total(least);
+  const hi = Math.max(...early.map(total));
+  const last = rows.filter((r) => r.i === n - 1).map(total);
+  const [low, high] = [num(Math.min(...last)), num(Math.max(...last))]; // as written: equal up to rounding
+  const lastText = low === high ? low : `${low}–${high}`;
+  return (
+    "Masked after the softmax: each row's future weights are set to 0, but the row is not renormalised, so " +
+    `the rows with later positions sum to ${num(lo)}–${num(hi)}, not 1 (the last row, with nothing after it, ` +
+    `sums to ${lastText}). Nothing is read from the future, so the meter reads ${pct(data.future_leak)}; but ` +
+    `each word's output is its row's weighted sum, shrunk with it: the row of ${quote(tokens[least.i])} in ` +
+    `${mapName(least.l, least.h)} keeps ${formatPercent(lo * 100)} of its attention.`
+  );
+}
+
+/** additive: the future's scores raised by 1, so its weights multiplied by e next to the past's. */
+function additiveText(data) {
+  const { tokens, weights, scaled, future_shares: shares } = data;
+  const n = tokens.length;
+  const { l, h, i, share } = leakiestRow(shares, n);
+  const j = i + 1;
+  const w = weights[l][h][i];
+  const s = scaled[l][h][i];
+  const unmasked = Math.exp(s[j] - s[i]); // e^{s_j − s_i}: what no mask makes of w_j / w_i
+  const here = w[j] / w[i];
+  return (
+    "Added, not filled: scores + triu(ones, diagonal=1) adds True as 1, so each future score goes up by 1 " +
+    "instead of down to −∞, and e^{s+1} = e · e^{s}. In the row of " +
+    `${quote(tokens[i])} in ${mapName(l, h)}, the next word ${quote(tokens[j])} scores ${s[j].toFixed(2)} ` +
+    `and ${quote(tokens[i])} itself ${s[i].toFixed(2)}: no mask would weigh them e^{${(s[j] - s[i]).toFixed(2)}} = ` +
+    `${num(unmasked)} to 1; here they get ${num(here)} to 1, ${num(here / unmasked, 4)} times as much. So the ` +
+    "future gets e = 2.718… times the weight, next to the earlier words, that no mask gives it: " +
+    `${pct(share)} of this row.`
+  );
+}
+
+const ZOO_TEXT = {
+  hides_self: hidesSelfText,
+  next_word: nextWordText,
+  transposed: transposedText,
+  after_softmax: afterSoftmaxText,
+  additive: additiveText,
+};
 
 export class MaskLab extends Widget {
   constructor(figure, pageData) {
@@ -107,16 +281,21 @@ export class MaskLab extends Widget {
       });
     }
     this.width = new WidthWatch(this.el.drawing, () => this.data && this.draw(this.data, true));
-    onSchemeChange(() => this.data && this.draw(this.data, true));
+    onSchemeChange(() => {
+      if (this.data) this.draw(this.data, true);
+      if (this.zoo) this.showZoo(this.zoo);
+    });
     this.fetch();
+    this.fetchZoo();
   }
 
   // ---- state -------------------------------------------------------------------------------------------
 
   update(patch) {
-    this.setState(patch);
+    const before = this.setState(patch);
     this.showControls();
     this.fetch();
+    if (before.sentence !== this.state.sentence) this.fetchZoo();
   }
 
   /** The radios and the explanation table's highlighted column: cheap, done on every change. */
@@ -125,6 +304,7 @@ export class MaskLab extends Widget {
     for (const cell of this.el.table.querySelectorAll("[data-mode]")) {
       cell.classList.toggle("is-current", cell.dataset.mode === this.state.mask);
     }
+    this.el.code.textContent = MODE_CODE[this.state.mask];
   }
 
   url(mask = this.state.mask) {
@@ -141,7 +321,7 @@ export class MaskLab extends Widget {
 
   show(data) {
     this.draw(data, false);
-    // The other two masks of this view, so a switch animates at once instead of waiting on the network.
+    // The other masks of this view, so a switch animates at once instead of waiting on the network.
     for (const mode of MODES) {
       if (mode !== this.state.mask) this.api.get(this.url(mode)).then(() => this.showCompare(), () => {});
     }
@@ -155,7 +335,7 @@ export class MaskLab extends Widget {
     if (rebuild || shape !== this.shape) this.build(data);
     this.shape = shape;
     let k = 0;
-    for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w);
+    for (const heads of data.weights) for (const w of heads) showWeights(this.maps[k++], w);
     this.el.drawing.dataset.mask = data.mask;
     this.showMeter(data);
     this.showExplanation(data);
@@ -198,8 +378,8 @@ export class MaskLab extends Widget {
     const legend = element(
       "p",
       "heatmap-axes",
-      "Rows: the position asking (query). Columns: the position looked at (key). Each row sums to 1. " +
-        `Dashed outline: the future, every key after its query.${start}`,
+      "Rows: the position asking (query). Columns: the position looked at (key). A softmax row sums to 1. " +
+        `Dashed outline: the future, every key after its query.${start} Grey “NaN”: a row with no weights.`,
     );
     this.el.drawing.replaceChildren(legend, grid);
     const maps = weights.length * heads;
@@ -228,7 +408,7 @@ export class MaskLab extends Widget {
 
   showMeter(data) {
     const n = data.tokens.length;
-    const percent = data.future_leak * 100;
+    const percent = (data.future_leak ?? 0) * 100; // null only when no row has weights
     const text = formatPercent(percent);
     const meter = this.el.meter;
     meter.setAttribute("aria-valuenow", meterValue(percent));
@@ -250,12 +430,12 @@ export class MaskLab extends Widget {
     data.row_future_shares.forEach((share, i) => {
       const item = this.rowItems[i];
       if (!item) return;
-      item.fill.style.setProperty("--share", String(share));
-      item.value.textContent = formatPercent(share * 100);
-      item.li.dataset.share = String(share);
+      item.fill.style.setProperty("--share", String(share ?? 0));
+      item.value.textContent = pct(share);
+      item.li.dataset.share = String(share ?? NaN);
       item.li.setAttribute(
         "aria-label",
-        `${item.token}: ${formatPercent(share * 100)} on later positions` +
+        `${item.token}: ${share === null ? "NaN in every map, no share" : pct(share)} on later positions` +
           (i === n - 1 ? " (the last position has nothing after it)" : ""),
       );
     });
@@ -267,7 +447,9 @@ export class MaskLab extends Widget {
     const n = tokens.length;
     const maps = weights.length * weights[0].length;
     let text;
-    if (mask === "neg_inf") {
+    if (ZOO_TEXT[mask]) {
+      text = ZOO_TEXT[mask](data);
+    } else if (mask === "neg_inf") {
       const most = Math.max(...shares.flat(2));
       const cells = most === 0 ? `exactly 0 in all ${maps} maps` : `at most ${num(most)}`;
       text =
@@ -306,7 +488,89 @@ export class MaskLab extends Widget {
     setWithPowers(this.el.explain, text);
   }
 
-  /** One line comparing the three masks on this sentence, once all three answers are here. */
+  // ---- the zoo's panels ----------------------------------------------------------------------------------
+
+  zooUrl() {
+    return `/api/lm/mask-zoo?${new URLSearchParams({ sentence: this.state.sentence })}`;
+  }
+
+  /** The padded batch and the precision table for the current sentence (a refusal is already told above). */
+  fetchZoo() {
+    const panels = this.el.padMaps.closest(".mask-zoo");
+    this.api.load(this.zooUrl(), {
+      channel: `${NAME}-zoo`,
+      show: (zoo) => {
+        panels.classList.remove("is-stale");
+        this.zoo = zoo;
+        this.showZoo(zoo);
+      },
+      fail: () => panels.classList.add("is-stale"),
+    });
+  }
+
+  showZoo(zoo) {
+    const [own, padded] = zoo.batch;
+    const p = padded.pads;
+    const words = padded.tokens.slice(p + 1); // after the padding and the start token
+    const half = words.length ? `its first half, ${quote(words.join(" "))}` : "the start token alone";
+    const rowsInBatch = own.tokens.length + padded.tokens.length;
+    const where = `layer ${zoo.layer}, head ${zoo.head}`;
+    this.el.padAbout.textContent =
+      `A batch of two: your sentence, and ${half}, left-padded with ${plural(p, "<pad> token")} to the same ` +
+      `${own.tokens.length} positions. Two masks, both −∞: the padding mask hides the <pad> keys and the causal ` +
+      `mask the future. The scores are the decoder's own (${where}).`;
+    const naive = own.naive_nan_rows.length + padded.naive_nan_rows.length;
+    const safe = own.safe_nan_rows.length + padded.safe_nan_rows.length;
+    this.el.padCount.textContent =
+      `NaN rows in the batch: ${naive} of ${rowsInBatch} with the softmax · ${safe} with the safe softmax`;
+    this.el.padCount.dataset.nanRows = String(naive);
+
+    const width = this.el.padMaps.clientWidth || 320;
+    const font = getComputedStyle(this.el.padMaps).fontFamily || "sans-serif";
+    const n = padded.tokens.length;
+    const extra = labelRoom(padded.tokens, 12, font) + 40;
+    const { cell } = fitCells(width, n, 2, { extra, maxCell: 30, minCell: 5, prefer: 26 });
+    const maps = [
+      ["softmax", padded.naive],
+      ["safe softmax", padded.safe],
+    ].map(([title, weights]) => {
+      const map = new Heatmap({
+        tokens: padded.tokens,
+        cell,
+        colour: headColour(0),
+        title,
+        font,
+        outlineFuture: true,
+        rowSums: true,
+        values: true,
+        className: "heatmap--mask",
+        label: `The padded sequence under the padding and causal masks, ${title}: a row per query, a column per key`,
+      });
+      showWeights(map, weights);
+      return map.root;
+    });
+    this.el.padMaps.replaceChildren(...maps);
+    const named = (rows, tokens) => rows.map((i) => `${i} (${tokens[i]})`);
+    const grads = padded.naive_gradient_nan_rows.length + own.naive_gradient_nan_rows.length;
+    this.el.padExplain.textContent =
+      `A padding row sees neither a <pad> key nor a later one: all its scores are −∞, and the softmax divides 0 ` +
+      `by 0. Rows ${list(named(padded.naive_nan_rows, padded.tokens))} of the padded sequence are NaN, and ` +
+      `the softmax's gradient is NaN in ${plural(grads, "row")} of the batch; summed into a weight's update, ` +
+      `a NaN makes that weight NaN. Your sentence's own rows: ${own.naive_nan_rows.length} NaN. The safe ` +
+      "softmax (PyTorch's fix) gives a row with no key zeros instead: " +
+      `${plural(safe, "NaN row")} and ${plural(padded.safe_gradient_nan_rows.length, "NaN gradient row")}.`;
+
+    this.el.precisionAbout.textContent =
+      "Code that avoids −∞ masks with a large finite number m instead, computed in each dtype (bfloat16: " +
+      "float32 rounded to the nearest even at 16 bits): m as the dtype stores it; a score of 0 under two " +
+      "masks added (padding and causal); a weight of a row whose " +
+      `${zoo.fully_masked_keys} keys are all masked twice; and the future's weight in a row of one visible ` +
+      `score 0 and one future score ${sentinelText(zoo.future_score)}, masked once.`;
+    precisionTable(this.el.precision, zoo.precision);
+    this.el.precisionExplain.textContent = precisionSummary(zoo.precision, zoo.future_score);
+  }
+
+  /** One line comparing the masks on this sentence, once every answer is here. */
   showCompare() {
     const parts = [];
     for (const mode of MODES) {
@@ -315,10 +579,103 @@ export class MaskLab extends Widget {
         this.el.compare.textContent = "";
         return;
       }
-      parts.push(`${MODE_LABEL[mode]} ${formatPercent(answer.future_leak * 100)}`);
+      parts.push(`${MODE_LABEL[mode]} ${pct(answer.future_leak)}`);
     }
     this.el.compare.textContent = `Future leak on this sentence: ${parts.join(" · ")}.`;
   }
+}
+
+// ---- the zoo's two panels: a padded batch, and finite mask values in low precision ----------------------
+
+/** A number of the precision table: "-inf" and "nan" (JSON has neither) as −∞ and NaN, integers in full with
+ * thin-space groups (so bfloat16's rounding of −1e9 shows), huge ones in exponent form. */
+export function sentinelText(v) {
+  if (v === "nan") return "NaN";
+  if (v === "-inf") return "−∞";
+  if (v === "inf") return "∞";
+  const sign = v < 0 ? "−" : "";
+  const a = Math.abs(v);
+  if (a >= 1e12) {
+    const [m, e] = a.toExponential(3).split("e");
+    return `${sign}${m}e${Number(e)}`;
+  }
+  if (Number.isInteger(a)) return sign + String(a).replace(/\B(?=(\d{3})+(?!\d))/g, "\u2009");
+  return sign + String(Number(a.toPrecision(3)));
+}
+
+const PRECISION_COLUMNS = [
+  ["stored", "m as stored"],
+  ["twice", "0 + m + m"],
+  ["fully_masked", "fully masked row"],
+  ["leak", "future weight left"],
+];
+
+/** The low-precision table: a row per dtype and mask value, every cell the server's. */
+function precisionTable(table, rows) {
+  const head = element("thead");
+  const tr = element("tr");
+  tr.append(element("th", "", "mask value m"));
+  for (const [, name] of PRECISION_COLUMNS) tr.append(element("th", "", name));
+  for (const th of tr.children) th.setAttribute("scope", "col");
+  head.append(tr);
+  const body = element("tbody");
+  rows.forEach((r, k) => {
+    if (k === 0 || rows[k - 1].dtype !== r.dtype) {
+      // A heading row per dtype, across the table: one column fewer for a phone's width.
+      const group = element("tr", "precision-table__group");
+      const th = element("th", "", r.dtype);
+      th.setAttribute("scope", "rowgroup");
+      th.colSpan = PRECISION_COLUMNS.length + 1;
+      group.append(th);
+      body.append(group);
+    }
+    const row = element("tr");
+    row.dataset.dtype = r.dtype;
+    row.dataset.sentinel = r.sentinel;
+    const name = element("th", "", r.sentinel);
+    name.setAttribute("scope", "row");
+    row.append(name);
+    for (const [key] of PRECISION_COLUMNS) {
+      const v = r[key];
+      const cell = element("td", "", sentinelText(v));
+      cell.dataset.column = key;
+      cell.dataset.value = String(v);
+      const broken = v === "nan" || (v === "-inf" && key !== "fully_masked") || (key === "leak" && v > 0);
+      cell.classList.toggle("is-broken", broken);
+      row.append(cell);
+    }
+    body.append(row);
+  });
+  table.replaceChildren(head, body);
+}
+
+/** What the table shows, in words built from its own rows. */
+function precisionSummary(rows, score) {
+  const where = (pred) => {
+    const found = new Map();
+    for (const r of rows) if (pred(r)) found.set(r.sentinel, [...(found.get(r.sentinel) ?? []), r.dtype]);
+    return [...found];
+  };
+  const parts = [];
+  for (const [m, dtypes] of where((r) => r.stored === "-inf")) {
+    parts.push(`${m} is already −∞ once ${list(dtypes)} stores it`);
+  }
+  for (const [m, dtypes] of where((r) => r.twice === "-inf" && r.stored !== "-inf")) {
+    parts.push(`${m} + ${m} overflows to −∞ in ${list(dtypes)}`);
+  }
+  const nan = rows.filter((r) => r.fully_masked === "nan").length;
+  let text = parts.length ? `Here ${parts.join("; ")}. ` : "";
+  text +=
+    `A row whose every key is −∞ has no softmax: NaN, in ${nan} of the table's ${rows.length} rows; while ` +
+    "the masked scores stay finite and equal, a fully masked row is merely uniform.";
+  for (const [m, dtypes] of where((r) => r.leak !== "nan" && r.leak > 0)) {
+    const values = [...new Set(rows.filter((r) => r.sentinel === m && r.leak > 0).map((r) => r.leak))];
+    text +=
+      ` ${m} is finite everywhere, but against a future score of ${sentinelText(score)} it leaves the future ` +
+      `${values.map(sentinelText).join(" or ")} of its row in ${list(dtypes)}: a mask value must lie far below ` +
+      "every score, not merely be large.";
+  }
+  return text;
 }
 
 /** Entry point used by main.js. */
