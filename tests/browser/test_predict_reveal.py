@@ -136,7 +136,7 @@ def check_lowest_loss(page: Page, text: str, interview: Locator) -> None:
     """The recorded losses, written as figure 7 writes them, and the lowest named."""
     models = get_json(page, "/api/lm")["models"]
     best = min(models, key=lambda m: m["final_validation"])
-    label = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
+    label = {"neg_inf": "−∞", "zero": "×0", "next_word": "off-by-one", "none": "no mask"}
     assert f"Lowest validation loss: {label[best['mask']]} (" in text, text
     shown = interview.inner_text()
     for said in re.search(r"\((.*)\), as recorded", text).group(1).split(", "):  # type: ignore[union-attr]

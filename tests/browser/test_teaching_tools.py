@@ -346,7 +346,7 @@ def test_predict_then_reveal_needs_a_guess_and_answers_the_lowest_loss(watched_p
     press_on(page, reveal, "Enter")
     models = get_json(page, "/api/lm")["models"]
     best = min(models, key=lambda m: m["final_validation"])
-    label = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}[best["mask"]]
+    label = {"neg_inf": "−∞", "zero": "×0", "next_word": "off-by-one", "none": "no mask"}[best["mask"]]
     expect(answer).to_contain_text(f"Lowest validation loss: {label} (")
 
 

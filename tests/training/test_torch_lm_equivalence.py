@@ -3,18 +3,17 @@
 import numpy as np
 import pytest
 
-from app.core.attention import MASK_MODES
-from app.models.tiny_lm import get_tiny_lms
+from app.models.tiny_lm import MODEL_ORDER, get_tiny_lms
 
 torch = pytest.importorskip("torch")
 
 
-@pytest.mark.parametrize("mask", MASK_MODES)
+@pytest.mark.parametrize("mask", MODEL_ORDER)
 def test_numpy_logits_and_attention_equal_pytorch(mask: str) -> None:
-    from training.train_lm import TorchLM
+    from training.train_lm import MASKS, TorchLM
 
-    lms = get_tiny_lms()
-    model = lms.models[mask]
+    assert mask in MASKS, f"training/train_lm.py trains no {mask!r} model"
+    model = get_tiny_lms().models[mask]
     d_model = model.params["tok_emb"].shape[1]
     d_ff = model.params["layer0.ff_b1"].shape[0]
     reference = TorchLM(len(model.vocabulary), d_model, model.heads, model.layers, d_ff, mask).double()

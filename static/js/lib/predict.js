@@ -8,7 +8,7 @@ import { relationInfo } from "./relations.js";
 import { parse, readState } from "./url-state.js";
 
 const api = new Api({ limit: 10 });
-const MASK_LABEL = { neg_inf: "−∞", zero: "×0", none: "no mask" };
+const MASK_LABEL = { neg_inf: "−∞", zero: "×0", next_word: "off-by-one", none: "no mask" };
 const percent = (x) => `${(Math.round(x * 10) / 10).toFixed(1)}%`;
 
 /** The figures' own query-string keys, so the answer is about the view the reader is looking at. */
@@ -115,7 +115,7 @@ const ANSWERS = {
     );
   },
 
-  /** Figure 7: which of the three language models has the lowest validation loss? (Recorded at the end of
+  /** Figure 7: which of the language models has the lowest validation loss? (Recorded at the end of
    *  each model's training run: the same for every sentence; written as figure 7 writes losses.) */
   async "lowest-loss"(form) {
     const lm = await api.get("/api/lm");

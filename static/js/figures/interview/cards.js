@@ -132,6 +132,25 @@ export function drawFingerprint(card, mask, data, font) {
     map.root.dataset.head = String(h);
     card.maps.appendChild(map.root);
   }
-  card.leak.textContent = `Its attention on the sentence: future leak ${pct(data.future_leak)}`;
+  const next = nextWordShare(weights);
+  const where = next === null ? "" : ` (${pct(next)} of it on the very next word)`;
+  card.leak.textContent = `Its attention on the sentence: future leak ${pct(data.future_leak)}${where}`;
   card.fingerprint.dataset.leak = String(data.future_leak);
+}
+
+/**
+ * Of all the attention weight on later words (j > i) in `weights` (layers, heads, T, T), the share on the next
+ * word (j = i + 1): 1 for the off-by-one mask, which hides every later word but that one. Null when no weight
+ * reaches the future.
+ */
+function nextWordShare(weights) {
+  let future = 0;
+  let next = 0;
+  for (const w of weights.flat()) {
+    w.forEach((row, i) => {
+      for (let j = i + 1; j < row.length; j++) future += row[j];
+      if (i + 1 < row.length) next += row[i + 1];
+    });
+  }
+  return future > 0 ? next / future : null;
 }

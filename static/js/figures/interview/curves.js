@@ -5,7 +5,7 @@ import { element } from "../../lib/dom.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
-import { modelColour, pct, SHORT } from "./names.js";
+import { countWord, modelColour, pct, SHORT } from "./names.js";
 
 /** Round tick values from 0 to `max`: about `count` steps of 1, 2 or 5 × 10^k. */
 function niceTicks(max, count) {
@@ -98,18 +98,39 @@ export function drawCurves(box, text, lm, models) {
   text.textContent = story(lm, models);
 }
 
-/** The curves in words: every final validation loss, whether loss alone flatters the broken models, and how
- * often each model's own sentences are grammatical. */
+/** The curves in words: every final validation loss, whether loss alone flatters the broken models, what the
+ * off-by-one model's one word of future is worth, and how often each model's own sentences are grammatical. */
 function story(lm, models) {
   const honest = models.find((d) => d.mask === "neg_inf");
   const leaky = models.filter((d) => d.mask !== "neg_inf");
   if (!honest || !leaky.length) return "";
   const below = leaky.every((d) => d.final_validation <= honest.final_validation);
+  const broken =
+    leaky.length === 1
+      ? "the broken model looks best: it can read the word it is asked to predict"
+      : `the ${countWord(leaky.length)} broken models look best: they can read the word they are asked to predict`;
   return (
     `Final validation loss: ${models.map((d) => `${SHORT[d.mask]} ${formatLoss(d.final_validation)}`).join(", ")}. ` +
-    (below ? "By loss alone the two broken models look best: they can read the word they are asked to predict. " : "") +
+    (below ? `By loss alone ${broken}. ` : "") +
+    oneWordOfFuture(models) +
     `Sentences the grammar accepts when each model writes on its own from “${lm.prompt}” ` +
     `(${honest.samples_measured} samples each): ` +
     `${models.map((d) => `${SHORT[d.mask]} ${pct(d.grammatical_share)}`).join(", ")}.`
+  );
+}
+
+/** The quiet cheat in words, when the record holds both models: the off-by-one mask lets each word read only the
+ * next one, and how its recorded validation loss compares with no mask's, which reads the whole future. */
+function oneWordOfFuture(models) {
+  const cheat = models.find((d) => d.mask === "next_word");
+  const open = models.find((d) => d.mask === "none");
+  if (!cheat || !open) return "";
+  const [a, b] = [formatLoss(cheat.final_validation), formatLoss(open.final_validation)];
+  const d = cheat.final_validation - open.final_validation;
+  const compared = a === b ? "the same as" : d < 0 ? "below" : "above"; // as the shown figures read
+  return (
+    `The ${SHORT.next_word} mask hides the future except one word, the next, and that word is the answer: ` +
+    `its model's validation loss, ${a}, is ${compared} the ${SHORT.none} model's ${b}, which reads every ` +
+    "later word. "
   );
 }

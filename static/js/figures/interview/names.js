@@ -1,11 +1,14 @@
-// How figure 7 names, colours and writes things: the three models (by the mask each was trained with), shares
-// and counts, and a small helper for the HTML it builds.
+// How figure 7 names, colours and writes things: the models (by the mask each was trained with), shares,
+// counts and lists.
 
 import { headColour } from "../../lib/colours.js";
 
-export const ORDER = ["neg_inf", "zero", "none"]; // the honest model first
-export const SHORT = { neg_inf: "−∞", zero: "×0", none: "no mask" };
-const COLOUR_INDEX = { neg_inf: 0, zero: 1, none: 2 }; // Okabe–Ito blue, orange, bluish green
+// The honest model first, then the leaks from the quietest to the loudest (app/models/tiny_lm.py MODEL_ORDER);
+// a model the server does not list is skipped. next_word is the off-by-one triu(ones, diagonal=2).
+export const ORDER = ["neg_inf", "zero", "next_word", "none"];
+export const SHORT = { neg_inf: "−∞", zero: "×0", next_word: "off-by-one", none: "no mask" };
+// Okabe–Ito blue, orange, reddish purple (further from orange than vermillion), bluish green.
+const COLOUR_INDEX = { neg_inf: 0, zero: 1, next_word: 4, none: 2 };
 
 /** The colour of the model trained with `mask`. */
 export const modelColour = (mask) => headColour(COLOUR_INDEX[mask] ?? 0);
@@ -19,4 +22,15 @@ export function pct(x) {
   if (p === 0) return "0%";
   if (p < 0.1) return "<0.1%";
   return p < 9.95 ? `${p.toFixed(1)}%` : `${Math.round(p)}%`;
+}
+
+const COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+
+/** A count in words up to ten ("three"), in figures past it. */
+export const countWord = (n) => COUNT_WORDS[n] ?? String(n);
+
+/** Items as prose: "a", "a and b", "a, b and c". */
+export function listed(items) {
+  if (items.length < 2) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }

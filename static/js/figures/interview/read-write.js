@@ -6,7 +6,7 @@
 import { element } from "../../lib/dom.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { clear } from "../../lib/svg.js";
-import { modelColour, pct, SHORT } from "./names.js";
+import { listed, modelColour, pct, SHORT } from "./names.js";
 
 const END = "</s>";
 const READINGS = [
@@ -144,7 +144,7 @@ export function overfittingText(data) {
     `The widest gap is ${formatLoss(Math.abs(widest.validation_gap))} (${SHORT[widest.model]}), so every model ` +
     "does as well on sentences it never trained on as on its training sentences.";
   if (honest && leaky.length && leaky.every((m) => m.final_validation < honest.final_validation)) {
-    text += ` By loss, ${leaky.map((m) => SHORT[m.model]).join(" and ")} even look far better than −∞.`;
+    text += ` By loss, ${listed(leaky.map((m) => SHORT[m.model]))} even look far better than −∞.`;
   }
   return text;
 }
@@ -169,10 +169,12 @@ export function readWriteText(data) {
       const allowed = w.judged ? `; ${outOf(w.allowed_count, w.judged)} of its guesses are words the grammar allows` : "";
       sentences.push(`${name} gets ${both}: ${same}${allowed}.`);
     } else {
+      const ends = w.predicted.filter((word) => word === END).length;
+      const stops = ends > 1 ? `; writing alone, it guesses the end of the sentence at ${outOf(ends, n)} positions` : "";
       sentences.push(
         `${name} gets ${outOf(f.right, n)} right (${pct(f.accuracy)}) when it can read them and ` +
           `${outOf(w.right, n)} (${pct(w.accuracy)}) when it writes alone; its loss on the sentence goes from ` +
-          `${formatLoss(f.loss)} to ${formatLoss(w.loss)}.`,
+          `${formatLoss(f.loss)} to ${formatLoss(w.loss)}${stops}.`,
       );
     }
   }
