@@ -20,7 +20,7 @@ from app.main import create_app
 # as measured here; any other file costs about two seconds a browser test (a fresh page and a page load) and
 # next to nothing a test otherwise.
 LONG_FILES = {
-    "tests/test_fuzz.py": 15.0,
+    "tests/test_fuzz.py": 10.0,
     "tests/browser/test_landing.py": 41.0,
     "tests/browser/test_readable_text.py": 25.0,
     "tests/browser/test_predict_reveal.py": 15.0,

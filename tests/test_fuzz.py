@@ -24,7 +24,7 @@ from tests.serving import app_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CI = os.environ.get("CI") == "true"
-EXAMPLES, WORKERS, MIN_REQUESTS = (300, 2, 3000) if CI else (25, 2, 600)
+EXAMPLES, WORKERS, MIN_REQUESTS = (300, 2, 3000) if CI else (15, 2, 300)
 
 
 def test_schemathesis_with_every_check_finds_nothing(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ touches the network).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -147,3 +148,19 @@ def phone_page(browser, server) -> Iterator[tuple[Page, Watch]]:
 def shots(phone_page, watched_page) -> Shots:
     """The pages of a screenshot test, and where their pictures go (tests/conftest.py says when they run)."""
     return Shots(phone_page[0], watched_page[0])
+
+
+# axe-core, for test_accessibility.py and the scans of a figure drawn in a given state, is not kept in the
+# repository: CI installs it (.ci/run: npm install into /tmp/axe).
+AXE_PATHS = [
+    Path(os.environ.get("AXE_CORE_JS", "/tmp/axe/node_modules/axe-core/axe.min.js")),
+    REPO / "node_modules/axe-core/axe.min.js",
+]
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    for path in AXE_PATHS:
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    missing("axe-core is missing: npm install --no-save --prefix /tmp/axe axe-core@4")

@@ -6,27 +6,10 @@ test reads it from there or from a node_modules folder, and skips when absent (u
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import DESKTOP, PHONE, REPO
-from tests.optional import missing
-
-AXE_PATHS = [
-    Path(os.environ.get("AXE_CORE_JS", "/tmp/axe/node_modules/axe-core/axe.min.js")),
-    REPO / "node_modules/axe-core/axe.min.js",
-]
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    for path in AXE_PATHS:
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    missing("axe-core is missing: npm install --no-save --prefix /tmp/axe axe-core@4")
+from tests.browser.conftest import DESKTOP, PHONE
 
 
 def serious_violations(page, axe_source: str) -> list[str]:

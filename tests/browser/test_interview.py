@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from pathlib import Path
@@ -15,14 +14,15 @@ from playwright.sync_api import Locator, Page, expect
 from tests.browser.conftest import watched
 from tests.browser.pages import get_json, open_figure, sideways_scroll, texts_of, too_small
 
-SHORT = {"neg_inf": "−∞", "zero": "×0", "none": "no mask"}
+# The models as figure 7 names and orders them (names.js SHORT and ORDER).
+SHORT = {"neg_inf": "−∞", "zero": "×0", "next_word": "off-by-one", "none": "no mask"}
 
 
 def open_interview(page: Page, query: str = "") -> Locator:
     """Open figure 7 (its own page, with `query`) and wait for its curves, predictions and fingerprints."""
     figure = open_figure(page, "interview", query)
     expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
-    expect(read_write(figure).get_by_role("table")).to_have_count(3)
+    expect(read_write(figure).get_by_role("table")).to_have_count(len(SHORT))
     expect(figure.locator(".lm-model[data-model=none] svg.heatmap").first).to_be_visible()
     return figure
 
@@ -39,15 +39,6 @@ def diagnosis(figure: Locator) -> Locator:
     return figure.get_by_role("region", name=re.compile("structural diagnosis"))
 
 
-def upload(figure: Locator, path: Path, weights: np.ndarray | None = None) -> Locator:
-    """Choose the file at `path` in the figure's file input, first saving `weights` there as .npy if given;
-    the diagnosis region, which answers it."""
-    if weights is not None:
-        np.save(path, weights)
-    figure.get_by_label("Attention file").set_input_files(str(path))
-    return diagnosis(figure)
-
-
 def generate_samples(figure: Locator, mask: str) -> None:
     """Ask the model trained with `mask` for samples and wait for the first."""
     card(figure, mask).get_by_role("button", name=f"Generate samples ({SHORT[mask]})").click()
@@ -57,33 +48,18 @@ def generate_samples(figure: Locator, mask: str) -> None:
 def try_the_zero_fill_example(figure: Locator) -> Locator:
     """Diagnose the ×0 model's own attention, which leaks; the diagnosis region."""
     region = diagnosis(figure)
-    region.get_by_role("button", name="Try an example (×0)").click()
+    figure.get_by_label("Example").select_option(label="the ×0 model")
+    region.get_by_role("button", name="Try the example").click()
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    expect(region.locator(".upload-head svg.heatmap")).to_be_visible()
     return region
 
 
-def causal_weights(h: int, n: int, seed: int = 0) -> np.ndarray:
-    """Random causal attention: a softmax over scores with every future score at −∞."""
-    rng = np.random.default_rng(seed)
-    scores = rng.normal(size=(h, n, n))
-    scores[:, np.triu(np.ones((n, n), dtype=bool), k=1)] = -np.inf
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def zero_fill_weights(h: int, n: int, seed: int = 1) -> np.ndarray:
-    """The ×0 bug: every future score set to 0 before the softmax."""
-    rng = np.random.default_rng(seed)
-    scores = rng.normal(size=(h, n, n)) * 2
-    scores[:, np.triu(np.ones((n, n), dtype=bool), k=1)] = 0.0
-    e = np.exp(scores)
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def test_three_pairs_of_loss_curves_are_drawn_and_labelled(watched_page):
+def test_every_models_loss_curves_are_drawn_and_labelled(watched_page):
     page, _ = watched_page
     figure = open_interview(page)
     record = page.request.get("/api/lm").json()
+    assert sorted(m["mask"] for m in record["models"]) == sorted(SHORT)
     chart = figure.locator("svg.lm-curves__chart")
     for model in record["models"]:
         group = chart.locator(f".lm-curves__model[data-model={model['mask']}]")
@@ -91,13 +67,32 @@ def test_three_pairs_of_loss_curves_are_drawn_and_labelled(watched_page):
         expect(group.locator("path[data-kind=validation]")).to_have_count(1)
         label = chart.locator(f".lm-curves__label[data-model={model['mask']}]")
         expect(label).to_have_text(re.compile(f"^{re.escape(SHORT[model['mask']])} "))
-    expect(chart.locator(".lm-curves__line")).to_have_count(6)
-    expect(chart).to_have_attribute("aria-label", re.compile("−∞.*×0.*no mask"))
-    expect(figure.locator(".lm-model")).to_have_count(3)
+    expect(chart.locator(".lm-curves__line")).to_have_count(2 * len(SHORT))
+    expect(chart).to_have_attribute("aria-label", re.compile("−∞.*×0.*off-by-one.*no mask"))
+    expect(figure.locator(".lm-model")).to_have_count(len(SHORT))
     expect(figure.locator(".lm-model > .lm-model__title")).to_have_text(
-        [re.compile("^−∞"), re.compile("^×0"), "no mask"]
+        [re.compile("^−∞"), re.compile("^×0"), re.compile(r"^off by one \(triu diagonal=2"), "no mask"]
     )
-    expect(figure.locator("[data-part=curves-text]")).to_contain_text("Final validation loss")
+    # The fourth model, found by its accessible names: its card, its button, its column of predictions.
+    by = {m["mask"]: m for m in record["models"]}
+    cheat, unmasked = by["next_word"], by["none"]
+    model = figure.get_by_role("region", name=cheat["label"], exact=True)
+    expect(model.get_by_role("button", name="Generate samples (off-by-one)")).to_be_visible()
+    final = f"{loss(cheat['final_train'])} (training), {loss(cheat['final_validation'])} (validation)"
+    share = f"{pct(cheat['grammatical_share'])} of {cheat['samples_measured']}"
+    stats = model.locator(".lm-model__stats")
+    expect(stats).to_contain_text(f"final loss {final}; {share} sampled sentences grammatical")
+    expect(read_write(figure).get_by_role("region", name="off-by-one", exact=True)).to_be_visible()
+    # The curves in words, from the record: four models, and the off-by-one loss set beside no mask's.
+    story = figure.locator("[data-part=curves-text]")
+    expect(story).to_contain_text("Final validation loss")
+    if all(m["final_validation"] <= by["neg_inf"]["final_validation"] for m in record["models"]):
+        broken = {2: "two", 3: "three"}[len(record["models"]) - 1]
+        expect(story).to_contain_text(f"By loss alone the {broken} broken models look best")
+    a, b = loss(cheat["final_validation"]), loss(unmasked["final_validation"])
+    lower = cheat["final_validation"] < unmasked["final_validation"]
+    compared = "the same as" if a == b else "below" if lower else "above"
+    expect(story).to_contain_text(f"its model's validation loss, {a}, is {compared} the no mask model's {b}")
 
 
 def test_generate_samples_shows_marked_sentences(watched_page):
@@ -123,6 +118,12 @@ def test_generate_samples_shows_marked_sentences(watched_page):
     assert set(marks) <= {"✓", "✗"}
     good = marks.count("✓")
     expect(leaky.locator(".samples__share")).to_have_text(re.compile(rf"^Sampled: {good} of 5 grammatical"))
+    cheat = card(figure, "next_word")  # the off-by-one model writes too, its sentences listed by name
+    cheat.get_by_role("button", name="Generate samples (off-by-one)").click()
+    written = cheat.get_by_role("list", name="Sentences written by the off-by-one model")
+    expect(written.get_by_role("listitem")).to_have_count(5)
+    good = written.locator(".sample__mark").all_text_contents().count("✓")
+    expect(cheat.locator(".samples__share")).to_have_text(re.compile(rf"^Sampled: {good} of 5 grammatical"))
     expect(card(figure, "none").locator(".sample")).to_have_count(0)
 
 
@@ -156,6 +157,13 @@ def test_fingerprints_show_each_mask(watched_page):
     unmasked = np.array(weights["none"])
     assert unmasked[:, future].max() > 0.3
     expect(card(figure, "neg_inf").locator(".fingerprint__title")).to_contain_text("future leak 0%")
+    # Off by one: of the future, only the next word (j = i + 1) gets weight, and it gets some in every row.
+    cheat = np.array(weights["next_word"])
+    assert np.all(cheat[:, np.triu(np.ones((n, n), dtype=bool), k=2)] == 0)
+    assert np.all(cheat[:, np.arange(n - 1), np.arange(1, n)] > 0)
+    expect(card(figure, "next_word").locator(".fingerprint__title")).to_contain_text(
+        "(100% of it on the very next word)"
+    )
 
 
 def test_an_unknown_word_shows_the_server_detail(watched_page):
@@ -173,154 +181,6 @@ def test_an_unknown_word_shows_the_server_detail(watched_page):
     expect(figure.locator("[data-part=error]")).to_be_hidden()
     expect(card(figure, "zero").locator(".fingerprint")).not_to_have_class(re.compile(r"\bis-stale\b"))
     expect(card(figure, "neg_inf").locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(25)
-
-
-def test_uploading_a_causal_npy_file_says_causal(watched_page, tmp_path: Path):
-    page, _ = watched_page
-    figure = open_interview(page)
-    region = upload(figure, tmp_path / "honest.npy", causal_weights(2, 6))
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-    expect(region.locator(".verdict__badge")).to_have_text("✓ causal")
-    expect(region.locator(".verdict__summary")).to_contain_text("exactly zero weight on future positions")
-    expect(region.locator(".verdict__meta")).to_have_text("honest.npy · shape [2, 6, 6]")
-    heads = region.locator(".diagnose-head")
-    expect(heads).to_have_count(2)
-    expect(heads.locator(".diagnose-head__signature")).to_have_text(["causal", "causal"])
-    expect(heads.first.locator("svg.heatmap .heatmap__cell")).to_have_count(36)
-    expect(region).to_contain_text("python -m app check-causal FILE")
-
-
-def test_uploading_a_leaky_json_file_names_the_zero_fill_signature(watched_page, tmp_path: Path):
-    page, _ = watched_page
-    figure = open_interview(page)
-    path = tmp_path / "buggy.json"
-    path.write_text(json.dumps(zero_fill_weights(3, 5).tolist()))
-    region = upload(figure, path)
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    expect(region.locator(".verdict__badge")).to_have_text("✗ leaks")
-    expect(region.locator(".diagnose-head")).to_have_count(3)
-    expect(region.locator(".diagnose-head__signature")).to_have_text(["zero_fill"] * 3)
-    expect(region.locator(".diagnose-head__verdict").first).to_have_text("leaks")
-    expect(region.locator(".diagnose__key")).to_contain_text("equal future weights along each row")
-
-
-def test_a_bad_file_shows_the_server_detail_then_recovers(watched_page, tmp_path: Path):
-    page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    figure = open_interview(page)
-    path = tmp_path / "rows.csv"
-    path.write_text("0.5,0.2\n0.5,0.5\n")
-    answer = page.request.post(
-        "/api/diagnose",
-        multipart={"file": {"name": "rows.csv", "mimeType": "text/csv", "buffer": path.read_bytes()}},
-    )
-    assert answer.status == 422
-    detail = answer.json()["detail"]
-    region = upload(figure, path)
-    expect(region.get_by_role("alert")).to_have_text(detail)
-    expect(region.locator(".verdict")).to_have_count(0)
-    expect(region).not_to_have_attribute("aria-busy", "true")
-
-    region.get_by_role("button", name="Try an example (−∞)").click()
-    expect(region.get_by_role("alert")).to_be_hidden()
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-
-
-def test_example_buttons_send_each_models_attention(watched_page):
-    page, _ = watched_page
-    figure = open_interview(page)
-    region = diagnosis(figure)
-    region.get_by_role("button", name="Try an example (×0)").click()
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    expect(region.locator(".verdict__meta")).to_contain_text("example-zero.json")
-    assert "zero_fill" in region.locator(".diagnose-head__signature").all_text_contents()
-    region.get_by_role("button", name="Try an example (no mask)").click()
-    expect(region.locator(".verdict__meta")).to_contain_text("example-none.json")
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    assert "unmasked" in region.locator(".diagnose-head__signature").all_text_contents()
-    region.get_by_role("button", name="Try an example (−∞)").click()
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-
-
-def test_a_file_dropped_on_the_drop_zone_is_checked(watched_page):
-    page, _ = watched_page
-    figure = open_interview(page)
-    matrix = json.dumps(causal_weights(1, 4)[0].tolist())
-    transfer = page.evaluate_handle(
-        "text => { const t = new DataTransfer();"
-        " t.items.add(new File([text], 'dropped.json', { type: 'application/json' })); return t; }",
-        matrix,
-    )
-    drop = figure.locator("[data-part=drop]")
-    drop.dispatch_event("dragover", {"dataTransfer": transfer})
-    expect(drop).to_have_class(re.compile(r"\bis-over\b"))
-    drop.dispatch_event("drop", {"dataTransfer": transfer})
-    region = diagnosis(figure)
-    expect(region.locator(".verdict__meta")).to_have_text("dropped.json · shape [4, 4]")
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-    expect(drop).not_to_have_class(re.compile(r"\bis-over\b"))
-
-
-def test_a_large_upload_gets_a_table_instead_of_heatmaps(watched_page, tmp_path: Path):
-    page, _ = watched_page
-    figure = open_interview(page)
-    region = upload(figure, tmp_path / "big.npy", causal_weights(3, 40))
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-    expect(region.locator(".diagnose__table tbody tr")).to_have_count(3)
-    expect(region.locator("svg.heatmap")).to_have_count(0)
-
-
-def three_leaking_heads_of_2048(folder: Path) -> Path:
-    """A model.npy of 8 layers of 256 causal heads, three of which leak, in `folder`."""
-    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
-    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 1, axis=1)  # each row on the next key: unmasked
-    weights[7, 255] = 0.25  # uniform: the ×0 signature
-    path = folder / "model.npy"
-    np.save(path, weights.astype(np.float16))
-    return path
-
-
-def test_past_the_listing_threshold_the_figure_says_how_many_heads_it_lists(watched_page, tmp_path):
-    """2,048 heads, three of them leaking: the server lists those three; the figure says so, from the answer,
-    and shows every layer's count."""
-    page, _ = watched_page
-    figure = open_interview(page)
-    path = three_leaking_heads_of_2048(tmp_path)
-    answer = page.request.post(
-        "/api/diagnose",
-        multipart={
-            "file": {"name": "model.npy", "mimeType": "application/octet-stream", "buffer": path.read_bytes()}
-        },
-    ).json()
-    assert (answer["heads_listed"], answer["heads_total"]) == (3, 2048)
-    region = upload(figure, path)
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    expect(region.locator(".diagnose__listed")).to_have_text(
-        re.compile(r"^Heads listed: 3 of the 2,048\. .*lists only those that leak")
-    )
-    layers = region.get_by_role("region", name="Leaking heads, layer by layer")
-    expect(layers.locator("tbody tr")).to_have_count(8)
-    # Layers and heads are counted from 1 on the page: the array's [2, 7] is layer 3, head 8.
-    expect(layers.locator("tbody tr").nth(2).locator("td")).to_have_text(["3", "256", "1", "0", "1", "1.00"])
-    expect(layers.locator("tbody tr").nth(7).locator("td")).to_have_text(["8", "256", "1", "1", "0", "0.250"])
-    listed = region.get_by_role("region", name="The leaking heads listed")
-    expect(listed.locator("tbody tr td:first-child")).to_have_text(
-        ["layer 3, head 8", "layer 6, head 1", "layer 8, head 256"]
-    )
-
-    every = tmp_path / "every.npy"  # 2,048 heads that all leak: the answer holds the first 1,024
-    np.save(every, np.full((8, 256, 4, 4), 0.25, dtype=np.float16))
-    upload(figure, every)
-    expect(region.locator(".diagnose__listed")).to_have_text(
-        re.compile(r"^Heads listed: 1,024 of the 2,048\. .*lists the first 1,024 of the 2,048 that leak")
-    )
-
-    small = tmp_path / "small.csv"
-    small.write_text("1,0\n0,1\n")  # a small file again: every head listed, and no note
-    upload(figure, small)
-    expect(region.locator(".verdict__meta").first).to_have_text("small.csv · shape [2, 2]")
-    expect(region.locator(".diagnose__listed")).to_have_count(0)
-    expect(region.locator(".diagnose-head")).to_have_count(1)
 
 
 def test_phone_width_has_no_horizontal_scroll(phone_page):
@@ -347,9 +207,11 @@ def test_phone_and_desktop_screenshots(shots, tmp_path):
     page.wait_for_load_state("networkidle")
     shots.take(figure, "interview-desktop")
     shots.take(page, "article-desktop-full", full_page=True)
-    region = upload(figure, three_leaking_heads_of_2048(tmp_path))
-    expect(region.locator(".diagnose__listed")).to_have_text(re.compile(r"^Heads listed: 3 of the 2,048\."))
-    shots.take(region, "interview-diagnose-listing")
+    figure.get_by_label("Example").select_option(label="−∞ model, off by one: hides itself")
+    region = diagnosis(figure)
+    region.get_by_role("button", name="Try the example").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "broken")
+    shots.take(region, "interview-diagnose-zoo")
 
 
 def pct(x: float) -> str:
@@ -410,18 +272,23 @@ def test_each_model_reads_and_writes_side_by_side_beside_its_recorded_loss(watch
         kinds = rows.locator("td:nth-child(3)").evaluate_all("cells => cells.map(c => c.dataset.kind)")
         assert [k == "right" for k in kinds] == m["free_running"]["correct"]
 
-    honest, zero, _ = answer["models"]
+    assert [m["model"] for m in answer["models"]] == list(SHORT)
+    by = {m["model"]: m for m in answer["models"]}
+    honest, zero = by["neg_inf"], by["zero"]
     # The story the numbers must tell, checked on the answer (not fixed numbers): the ×0 model copies when
     # it can read and fails alone, while −∞ predicts the same words both ways.
     assert zero["teacher_forced"]["accuracy"] - zero["free_running"]["accuracy"] >= 0.5
     assert honest["same"] == n
     text = region.locator("[data-part=read-write-text]")
-    f, w = zero["teacher_forced"], zero["free_running"]
-    expect(text).to_contain_text(
-        f"The ×0 model gets {f['right']} of {n} right ({pct(f['accuracy'])}) when it can read them and "
-        f"{w['right']} of {n} ({pct(w['accuracy'])}) when it writes alone; its loss on the sentence goes "
-        f"from {loss(f['loss'])} to {loss(w['loss'])}."
-    )
+    for mask in ("zero", "next_word", "none"):
+        f, w = by[mask]["teacher_forced"], by[mask]["free_running"]
+        ends = w["predicted"].count("</s>")
+        stops = f"; writing alone, it guesses the end of the sentence at {ends} of {n} positions"
+        expect(text).to_contain_text(
+            f"The {SHORT[mask]} model gets {f['right']} of {n} right ({pct(f['accuracy'])}) when it can read "
+            f"them and {w['right']} of {n} ({pct(w['accuracy'])}) when it writes alone; its loss on the "
+            f"sentence goes from {loss(f['loss'])} to {loss(w['loss'])}{stops if ends > 1 else ''}."
+        )
     right = honest["teacher_forced"]["right"]
     expect(text).to_contain_text(f"The −∞ model gets {right} of {n} right both ways")
     # Step one: both losses are low for every model, so this is not overfitting; said from the record.
@@ -451,20 +318,6 @@ def test_a_new_sentence_is_read_and_written_again(watched_page):
     expect(region.get_by_role("region", name="−∞", exact=True).locator(".rw-model__written")).to_contain_text(
         " ".join(written)
     )
-
-
-def test_the_diagnosis_names_heads_from_1(watched_page, tmp_path: Path):
-    page, _ = watched_page
-    figure = open_interview(page)
-    weights = causal_weights(3, 5)[None].repeat(2, axis=0)  # (2 layers, 3 heads, 5, 5)
-    weights[1, 2] = zero_fill_weights(1, 5)[0]  # the array's [1, 2] leaks: layer 2, head 3 to a reader
-    region = upload(figure, tmp_path / "two-layers.npy", weights)
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    expect(region.get_by_role("img", name=re.compile(r"^layer 2, head 3: leaks"))).to_have_count(1)
-    expect(region.get_by_role("img", name=re.compile(r"^layer 1, head 1: causal"))).to_have_count(1)
-    expect(region.get_by_role("img", name=re.compile(r"head 0\b"))).to_have_count(0)
-    expect(region.locator(".verdict__summary")).to_contain_text("Worst: layer 2, head 3, with")
-    expect(region.locator(".diagnose__key")).to_contain_text("counted from 1")
 
 
 @pytest.mark.parametrize("width", [1280, 390])

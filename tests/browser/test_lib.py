@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 
+import numpy as np
 import pytest
 
 # A page of the site that asks the server nothing of its own (figure 9 alone): the modules are imported there.
@@ -18,11 +19,11 @@ def run_in_page(watched_page):
     browser logs as console errors."""
     page, watch = watched_page
 
-    def run(script: str, query: str = "", refusals: bool = False):
+    def run(script: str, query: str = "", refusals: bool = False, arg=None):
         if refusals:
             watch.expected_console.append("status of 422")
         page.goto(f"{QUIET}{query}")
-        return page.evaluate(script)
+        return page.evaluate(script, arg)
 
     return run
 
@@ -223,3 +224,37 @@ def test_the_api_client_reads_a_packed_answer_back_into_the_json_answer(run_in_p
     assert result["shape"] == [6, 40, 40]
     assert result["zeros"] == 6 * 40 * 39 // 2 and result["zerosKept"]
     assert 0 < result["worst"] <= 1.6e-5 and result["outside"] == 0
+
+
+def test_npy_reads_a_head_of_every_dtype_the_server_accepts_from_the_file_itself(run_in_page):
+    """lib/npy.js decodes head 1 of a .npy file from its bytes at the offset the server gives: float16 bit for
+    bit (subnormals, infinities and NaN too), float32, float64 and integers, little- or big-endian."""
+    heads = {
+        "<f2": np.array([0, 1, -2, 0.1, 65504, 6e-8, np.inf, -np.inf, np.nan], dtype="<f2"),
+        "<f4": np.array([0.25, 1 / 3, -7.5, 1e-30, 3, 4, 5, 6, 7], dtype="<f4"),
+        ">f8": np.array([0.1, 2.5, -1e300, 5e-324, 0, 1, 2, 3, 4], dtype=">f8"),
+        "<i8": np.array([0, 1, -3, 2**40, 5, 6, 7, 8, 9], dtype="<i8"),
+        "|u1": np.array([0, 1, 200, 255, 4, 5, 6, 7, 8], dtype="|u1"),
+    }
+    # A made-up 8-byte header, a head 0 of nines, then the head under test: [2, 3, 3] after the header.
+    cases = [
+        {"dtype": dtype, "bytes": list(b"HEADER!!" + np.full(9, 9, dtype=dtype).tobytes() + head.tobytes())}
+        for dtype, head in heads.items()
+    ]
+    result = run_in_page(
+        """async (cases) => {
+          const { readHead, halfToNumber } = await import("/static/js/lib/npy.js");
+          const out = [];
+          for (const { dtype, bytes } of cases) {
+            const file = new File([new Uint8Array(bytes)], "w.npy");
+            const rows = await readHead(file, { offset: 8, dtype, shape: [2, 3, 3] }, 1);
+            out.push(rows.flatMap((r) => Array.from(r, (x) => (Number.isNaN(x) ? "NaN" : x))));
+          }
+          return { out, largest: halfToNumber(0x7bff), smallest: halfToNumber(0x0001) };
+        }""",
+        arg=cases,
+    )
+    assert (result["largest"], result["smallest"]) == (65504, 2**-24)
+    for (dtype, head), decoded in zip(heads.items(), result["out"], strict=True):
+        expected = ["NaN" if np.isnan(x) else x for x in head.astype(np.float64).tolist()]
+        assert decoded == expected, dtype

@@ -10,6 +10,7 @@ payload must be there verbatim, as text. One page load per figure, reused for al
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
@@ -189,12 +190,20 @@ def test_every_query_key_and_text_box_shows_a_payload_as_text(harness: Harness, 
             harness.assert_clean(f"head lab: {typed!r} as a token name and a number")
 
     if name == "interview":
-        upload = figure.locator("input[type=file]")
+        upload = figure.get_by_label("Attention file")
         for typed in PAYLOADS:
             filename = typed.replace("/", "_") + ".csv"
             upload.set_input_files({"name": filename, "mimeType": "text/csv", "buffer": b"1,0\n0.5,0.5\n"})
             harness.settle()
             harness.assert_clean(f"interview: an upload named {filename!r}")
+        # Every payload as a token of an upload: drawn as heatmap labels and arc words, as text.
+        n = len(PAYLOADS)
+        weights = [[1.0 if j == i else 0.0 for j in range(n)] for i in range(n)]
+        body = json.dumps({"weights": weights, "tokens": list(PAYLOADS)}).encode()
+        upload.set_input_files({"name": "tokens.json", "mimeType": "application/json", "buffer": body})
+        expect(figure.locator(".upload-head svg.heatmap")).to_be_visible()
+        harness.settle()
+        harness.assert_clean("interview: payloads as the tokens of an upload")
 
     assert harness.page_errors == [], harness.page_errors
 

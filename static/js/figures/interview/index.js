@@ -1,7 +1,7 @@
-// Figure 7, the interview question: three tiny language models (−∞, ×0, no mask) with their loss curves
-// (curves.js), live generations checked by the grammar and each model's attention fingerprint (cards.js); then
-// the structural diagnosis (diagnosis.js), where a reader uploads attention weights (or an example) and gets
-// every head's causal verdict.
+// Figure 7, the interview question: one tiny language model trained once per mask (−∞, ×0, off-by-one, no
+// mask: whichever the server lists, in names.js ORDER) with their loss curves (curves.js), live generations
+// checked by the grammar and each model's attention fingerprint (cards.js); then the structural diagnosis
+// (diagnosis.js), where a reader uploads attention weights (or an example) and gets every head's causal verdict.
 //
 // Data flows one way: GET /api/lm once (curves), GET /api/lm/attention per model for the fingerprints, and a
 // POST per button press (/api/lm/generate, /api/diagnose), all through the widget's Api. Every number comes
@@ -28,7 +28,7 @@ const STRATEGIES = ["greedy", "sample"];
 // The figure's elements marked data-part (the strategy radios and the example buttons are found as lists).
 const PARTS = (
   "busy curves curves-text sentence overfitting read-write read-write-key read-write-models read-write-text " +
-  "models diagnose drop file result result-heads"
+  "models diagnose drop file tokens example example-choice result result-heads"
 ).split(" ");
 
 /** A seed for one press of a sampling button: every press asks a new question, so draws new sentences. */
@@ -45,7 +45,6 @@ export class Interview extends Widget {
       parts: PARTS,
     });
     this.el.strategies = [...figure.querySelectorAll('[data-part="strategy"]')];
-    this.el.examples = [...figure.querySelectorAll('[data-part="example"]')];
     this.diagnoseErrors = new ErrorBox(this.part("diagnose-error"));
     this.lm = null; // the /api/lm answer
     this.cards = new Map(); // mask -> its card's elements (cards.js)
@@ -115,10 +114,10 @@ export class Interview extends Widget {
     });
   }
 
-  // ---- the three models --------------------------------------------------------------------------------
+  // ---- the models --------------------------------------------------------------------------------------
 
   loadModels() {
-    this.loadPart("/api/lm", "lm", "loading the three models…", (lm) => {
+    this.loadPart("/api/lm", "lm", "loading the models…", (lm) => {
       this.lm = lm;
       this.errors.clear();
       this.cards = buildCards(this.el.models, lm, this.models(), (mask) => this.generate(mask));
@@ -199,8 +198,13 @@ export class Interview extends Widget {
   // ---- the structural diagnosis ------------------------------------------------------------------------
 
   wireDiagnosis() {
-    const { file, drop, examples } = this.el;
+    const { file, tokens, drop, example, exampleChoice } = this.el;
     file.addEventListener("change", () => {
+      const chosen = file.files?.[0];
+      if (chosen) this.diagnose(chosen, chosen.name);
+    });
+    // Tokens chosen after the file check the file again, now with its tokens.
+    tokens.addEventListener("change", () => {
       const chosen = file.files?.[0];
       if (chosen) this.diagnose(chosen, chosen.name);
     });
@@ -215,7 +219,7 @@ export class Interview extends Widget {
       const dropped = event.dataTransfer?.files?.[0];
       if (dropped) this.diagnose(dropped, dropped.name);
     });
-    for (const button of examples) button.addEventListener("click", () => this.example(button.dataset.mode));
+    example.addEventListener("click", () => this.example(...exampleChoice.value.split("|")));
   }
 
   /** Load `request` on the diagnosis's channel, the diagnosis busy meanwhile; a refusal shows in its box. */
@@ -234,25 +238,32 @@ export class Interview extends Widget {
     });
   }
 
-  /** An example file built here: the attention of the model trained with `mask`, on the figure's sentence. */
-  example(mask) {
-    this.loadDiagnosis(this.attentionUrl(mask), (data) => {
-      const blob = new Blob([JSON.stringify(data.weights)], { type: "application/json" });
-      const name = `example-${mask === "neg_inf" ? "neg-inf" : mask}.json`;
-      const file = new File([blob], name, { type: "application/json" });
-      this.diagnose(file, `${name}: the ${SHORT[mask]} model's attention`);
+  /** An example file built here: the attention of the model trained with `model`, run under `mask`, on the
+   * figure's sentence, as a .json object with its tokens (so its heads are drawn with arcs). */
+  example(model, mask) {
+    const url = `/api/lm/attention?${new URLSearchParams({ model, mask, sentence: this.state.sentence })}`;
+    this.loadDiagnosis(url, (data) => {
+      const body = JSON.stringify({ weights: data.weights, tokens: data.tokens });
+      const slug = (m) => m.replace("_", "-");
+      const name = model === mask ? `example-${slug(model)}.json` : `example-${slug(model)}-under-${slug(mask)}.json`;
+      const file = new File([body], name, { type: "application/json" });
+      const chosen = this.el.exampleChoice.selectedOptions[0]?.textContent ?? "";
+      this.diagnose(file, `${name}: ${chosen}'s attention on “${data.tokens.slice(1).join(" ")}”`, false);
     });
   }
 
-  /** Send `file` (named for the reader by `source`) to /api/diagnose and draw the answer. */
-  diagnose(file, source) {
+  /** Send `file` (named for the reader by `source`), with the tokens file when one is chosen and `withTokens`,
+   * to /api/diagnose and draw the answer. */
+  diagnose(file, source, withTokens = true) {
     const form = new FormData();
     form.append("file", file, file.name);
+    const tokens = withTokens ? this.el.tokens.files?.[0] : null;
+    if (tokens) form.append("tokens", tokens, tokens.name);
     this.loadDiagnosis(
       { url: "/api/diagnose", form },
       (answer) => {
         this.diagnoseErrors.clear();
-        this.diagnosis = { answer, source };
+        this.diagnosis = { answer, source, file };
         this.drawDiagnosis();
       },
       () => {
@@ -264,8 +275,9 @@ export class Interview extends Widget {
   }
 
   drawDiagnosis() {
-    const { answer, source } = this.diagnosis;
-    drawDiagnosis({ result: this.el.result, box: this.el.resultHeads }, answer, source, fontFamily(this.figure));
+    const { answer, source, file } = this.diagnosis;
+    const parts = { result: this.el.result, box: this.el.resultHeads };
+    drawDiagnosis(parts, answer, source, fontFamily(this.figure), file);
   }
 }
 
