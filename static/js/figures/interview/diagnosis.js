@@ -205,20 +205,27 @@ class UploadView {
     const left = 64;
     const top = 22;
     const cell = Math.max(5, Math.min(30, Math.floor((width - left) / H), Math.floor(560 / L)));
-    const every = Math.ceil(22 / cell); // label every k-th layer and head when cells are small
+    // Label every k-th head when cells are narrower than "H12" at 11 px (about 7 px a character), and every
+    // k-th layer when they are shorter than a line.
+    const everyHead = Math.ceil((8 + 7 * (1 + String(H).length)) / cell);
+    const everyLayer = Math.ceil(13 / cell);
     const root = svg("svg", {
       class: "upload-grid__svg",
       width: left + H * cell + 2,
       height: top + L * cell + 2,
       role: "group",
-      "aria-label": `Every head's fingerprint, ${L} layers by ${H} heads: click a head, or focus here and use the arrow keys; the head is drawn below`,
+      "aria-label":
+        `Every head's fingerprint, ${L} layers by ${H} heads: ` +
+        "click a head, or focus here and use the arrow keys; the head is drawn below",
       tabindex: 0,
     });
-    for (let h = 0; h < H; h += every) {
-      svgText("text", `H${h + 1}`, { class: "upload-grid__axis", x: r1(left + (h + 0.5) * cell), y: 14, "text-anchor": "middle" }, root);
+    for (let h = 0; h < H; h += everyHead) {
+      const at = { class: "upload-grid__axis", x: r1(left + (h + 0.5) * cell), y: 14, "text-anchor": "middle" };
+      svgText("text", `H${h + 1}`, at, root);
     }
-    for (let l = 0; l < L; l += every) {
-      svgText("text", `layer ${l + 1}`, { class: "upload-grid__axis", x: left - 6, y: r1(top + (l + 0.5) * cell), "text-anchor": "end", "dominant-baseline": "central" }, root);
+    for (let l = 0; l < L; l += everyLayer) {
+      const at = { class: "upload-grid__axis", x: left - 6, y: r1(top + (l + 0.5) * cell), "text-anchor": "end" };
+      svgText("text", `layer ${l + 1}`, { ...at, "dominant-baseline": "central" }, root);
     }
     this.cells = [];
     const side = Math.max(1, cell - (cell > 6 ? 1 : 0));
@@ -227,12 +234,15 @@ class UploadView {
       for (let h = 0; h < H; h++) {
         const signature = grid.signature[l][h];
         const verdict = cellVerdict(signature, grid.max_future[l][h]);
-        const g = svg("g", { class: `upload-cell upload-cell--${verdict}`, "data-layer": l, "data-head": h, "data-signature": signature }, root);
+        const data = { "data-layer": l, "data-head": h, "data-signature": signature };
+        const g = svg("g", { class: `upload-cell upload-cell--${verdict}`, ...data }, root);
         const rect = svg("rect", { x: left + h * cell, y: top + l * cell, width: side, height: side }, g);
         svg("title", {}, g).textContent = `${headName(l, h)}: ${signatureText(signature)}`;
         const mark = SIGNATURES[signature]?.mark;
         if (mark && cell >= 12) {
-          svgText("text", mark, { class: "upload-cell__mark", x: r1(left + (h + 0.5) * cell), y: r1(top + (l + 0.5) * cell), "text-anchor": "middle", "dominant-baseline": "central", "font-size": Math.min(14, cell * 0.6) }, g);
+          const [x, y] = [r1(left + (h + 0.5) * cell), r1(top + (l + 0.5) * cell)];
+          const at = { class: "upload-cell__mark", x, y, "text-anchor": "middle", "dominant-baseline": "central" };
+          svgText("text", mark, { ...at, "font-size": Math.min(14, cell * 0.6) }, g);
         }
         g.addEventListener("click", () => this.pick(l, h));
         row.push({ g, rect });
@@ -320,9 +330,11 @@ class UploadView {
     const figures = headFigures(answer, layer, head);
     const ticket = ++this.reading;
     clear(part);
-    part.appendChild(element("h4", "upload-head__title", `${headName(layer, head)[0].toUpperCase()}${headName(layer, head).slice(1)}`));
+    const name = headName(layer, head);
+    part.appendChild(element("h4", "upload-head__title", `${name[0].toUpperCase()}${name.slice(1)}`));
     const line = element("p", `upload-head__verdict upload-head__verdict--${figures.verdict}`);
-    line.append(element("strong", "", figures.verdict), " · ", element("code", "", figures.signature), ` · ${signatureText(figures.signature)}`);
+    const signature = element("code", "", figures.signature);
+    line.append(element("strong", "", figures.verdict), " · ", signature, ` · ${signatureText(figures.signature)}`);
     part.appendChild(line);
     part.appendChild(element("p", "upload-head__numbers", this.numbersText(figures)));
 
@@ -391,7 +403,7 @@ class UploadView {
     const wrap = element("div", "upload-head__drawing");
     wrap.appendChild(map.root);
     part.appendChild(wrap);
-    const shading = `Shade: the square root of the weight over the largest drawn (${num(top)}), so faint rows still show.`;
+    const shading = `Shade: the square root of the weight over the largest drawn (${num(top)}), so faint rows show.`;
     const pooled =
       size > 1
         ? `${grouped(n)} positions are too many to draw one by one: each cell is the mean weight of a block of ` +
@@ -420,7 +432,8 @@ class UploadView {
     const details = element("details", "upload-table");
     const partial = answer.heads_listed < answer.heads_total;
     const title = partial
-      ? `The heads listed: ${grouped(answer.heads_listed)} of ${grouped(answer.heads_total)} (only those that are not causal, in (layer, head) order)`
+      ? `The heads listed: ${grouped(answer.heads_listed)} of ${grouped(answer.heads_total)} ` +
+        "(only those that are not causal, in (layer, head) order)"
       : `Every head's figures (${grouped(answer.heads_total)})`;
     details.appendChild(element("summary", "", title));
     const rows = answer.heads.map((h) => ({
