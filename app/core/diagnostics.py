@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Literal
+from typing import Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -59,18 +59,9 @@ Signature = Literal[
     "nan_rows",
     "causal",
 ]
-# The signatures in the order they are tried: a head gets the first that fits it (see head_signatures).
-SIGNATURES: tuple[Signature, ...] = (
-    "hides_self",
-    "next_word",
-    "transposed",
-    "zero_fill",
-    "faint",
-    "unmasked",
-    "after_softmax",
-    "nan_rows",
-    "causal",
-)
+# The signatures in the order they are tried (Signature's own order): a head gets the first that fits it
+# (see head_signatures).
+SIGNATURES: tuple[Signature, ...] = get_args(Signature)
 CODE = {name: code for code, name in enumerate(SIGNATURES)}  # a head's signature is stored as its index
 BROKEN: frozenset[Signature] = frozenset({"hides_self", "after_softmax", "nan_rows"})
 # The signatures a leaking head can have (hides_self leaks when a finite mask value fills its first row).
