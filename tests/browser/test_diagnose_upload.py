@@ -119,7 +119,7 @@ def bert_base_export(path: Path) -> np.ndarray:
     return leak
 
 
-def test_a_bert_base_sized_export_is_diagnosed_and_its_grid_drawn(watched_page, tmp_path: Path):
+def test_a_bert_base_sized_export_and_2048_heads_are_diagnosed_and_gridded(watched_page, tmp_path: Path):
     page, _ = watched_page
     figure, region = open_diagnosis(page)
     path = tmp_path / "bert-base.npy"
@@ -143,8 +143,26 @@ def test_a_bert_base_sized_export_is_diagnosed_and_its_grid_drawn(watched_page, 
     grid_cell(region, 11, 11).click()
     expect(head.get_by_role("img", name=re.compile(r"^layer 12, head 12: causal"))).to_be_visible()
 
+    # 2,048 heads, three not causal: the answer lists those three, and the grid still draws all 2,048.
+    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
+    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 2, axis=1)  # two keys ahead (and back): unmasked
+    weights[7, 255] = 0.25  # uniform: the ×0 signature
+    np.save(tmp_path / "model.npy", weights.astype(np.float16))
+    upload(figure, tmp_path / "model.npy")
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    expect(region.locator(".upload-cell")).to_have_count(2048)
+    expect(region.locator(".upload-table summary")).to_have_text(re.compile(r"^The heads listed: 3 of 2,048"))
+    region.locator(".upload-table summary").click()
+    listed = region.get_by_role("region", name="Every head's verdict")
+    expect(listed.locator("tbody tr td:first-child")).to_have_text(
+        ["layer 3, head 8", "layer 6, head 1", "layer 8, head 256"]
+    )
+    expect(grid_cell(region, 7, 255)).to_have_attribute("data-signature", "zero_fill")
 
-def test_tokens_are_drawn_as_arcs_and_a_wrong_count_is_refused(watched_page, tmp_path: Path):
+
+def test_tokens_examples_of_the_zoo_a_dropped_file_and_refusals(watched_page, tmp_path: Path):
+    """Tokens drawn as arcs (from a .json object, or a tokens file, refused when their count is wrong),
+    the zoo's examples, a dropped file, and a refusal in the server's words."""
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure, region = open_diagnosis(page)
@@ -171,11 +189,6 @@ def test_tokens_are_drawn_as_arcs_and_a_wrong_count_is_refused(watched_page, tmp
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
     expect(drawn_head(region).locator(".upload-head__arcs svg")).to_contain_text("quatre")
 
-
-def test_examples_of_the_zoo_a_dropped_file_and_a_refusal(watched_page, tmp_path: Path):
-    page, watch = watched_page
-    watch.expected_console.append("status of 422")
-    figure, region = open_diagnosis(page)
     path = tmp_path / "rows.csv"
     path.write_text("0.5,0.2\n0.7,0.5\n")  # rows summing past 1: not attention weights
     detail = page.request.post(
@@ -213,23 +226,3 @@ def test_examples_of_the_zoo_a_dropped_file_and_a_refusal(watched_page, tmp_path
     drop.dispatch_event("drop", {"dataTransfer": transfer})
     expect(region.locator(".verdict__meta")).to_have_text("dropped.json · shape [4, 4]")
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
-
-
-def test_past_the_listing_threshold_the_grid_still_holds_every_head(watched_page, tmp_path: Path):
-    """2,048 heads, three not causal: the answer lists those three, and the grid draws all 2,048."""
-    page, _ = watched_page
-    figure, region = open_diagnosis(page)
-    weights = np.broadcast_to(np.eye(4), (8, 256, 4, 4)).copy()
-    weights[2, 7] = weights[5, 0] = np.roll(np.eye(4), 2, axis=1)  # two keys ahead (and back): unmasked
-    weights[7, 255] = 0.25  # uniform: the ×0 signature
-    np.save(tmp_path / "model.npy", weights.astype(np.float16))
-    upload(figure, tmp_path / "model.npy")
-    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
-    expect(region.locator(".upload-cell")).to_have_count(2048)
-    expect(region.locator(".upload-table summary")).to_have_text(re.compile(r"^The heads listed: 3 of 2,048"))
-    region.locator(".upload-table summary").click()
-    listed = region.get_by_role("region", name="Every head's verdict")
-    expect(listed.locator("tbody tr td:first-child")).to_have_text(
-        ["layer 3, head 8", "layer 6, head 1", "layer 8, head 256"]
-    )
-    expect(grid_cell(region, 7, 255)).to_have_attribute("data-signature", "zero_fill")
