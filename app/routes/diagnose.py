@@ -36,6 +36,7 @@ from app.deps import SettingsDep
 from app.errors import refusal_doc
 from app.multipart import TOKENS_BYTES, Upload, read_upload
 from app.offload import computed
+from app.refusal import Refusal
 from app.schemas import DiagnoseResponse
 
 router = APIRouter(prefix="/api", tags=["diagnose"])
@@ -121,6 +122,36 @@ def response(result: Diagnosis, tokens: list[str] | None, weights: object, layou
 
 DEFAULTS = Settings()
 
+# Uploads read or judged at once, per worker. Each holds a temporary file of up to max_upload_bytes on disk
+# and a block of heads (about 13 MB) in memory while it is judged: four bound a worker's disk to 1 GB and
+# its memory to about 50 MB whatever clients send, where the connection limit alone (128) would allow 32 GB
+# of temporary files. One more is refused at once (503), before a byte of its body is read.
+UPLOADS_AT_ONCE = 4
+BUSY = (
+    f"the server is checking {UPLOADS_AT_ONCE} uploads already, its most at once: send the file again in a "
+    "moment"
+)
+
+
+class Uploads:
+    """The uploads in progress in this worker (the event loop's own count: no lock needed)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.now = 0
+
+    def __enter__(self) -> "Uploads":
+        if self.now >= self.most:
+            raise Refusal(BUSY, status=503)
+        self.now += 1
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.now -= 1
+
+
+UPLOADS = Uploads(UPLOADS_AT_ONCE)
+
 
 @router.post(
     "/diagnose",
@@ -133,6 +164,7 @@ DEFAULTS = Settings()
             f"than {TOKENS_BYTES:,} bytes"
         ),
         415: refusal_doc("not .npy, .json or .csv, or the content does not match the extension"),
+        503: refusal_doc(f"{UPLOADS_AT_ONCE} uploads are being checked already, this worker's most at once"),
         422: refusal_doc(
             "no file field, a file that is not a valid attention array (a NaN that is not a whole row, a "
             "row summing to more than 1, a truncated .npy), one past a limit on positions, layers or heads, "
@@ -143,8 +175,9 @@ DEFAULTS = Settings()
 async def diagnose_upload(request: Request, settings: SettingsDep) -> Response:
     """Every head's verdict and the mask bug its weights show (the zoo: ×0, off by one, transposed, faint,
     after the softmax, NaN rows), with the per-layer counts and the grids of an uploaded attention array."""
-    upload = await read_upload(request, settings.max_upload_bytes, settings.max_text_upload_bytes)
-    try:
-        return answer(await computed(lambda: diagnosed(upload)))
-    finally:
-        upload.close()
+    with UPLOADS:
+        upload = await read_upload(request, settings.max_upload_bytes, settings.max_text_upload_bytes)
+        try:
+            return answer(await computed(lambda: diagnosed(upload)))
+        finally:
+            upload.close()

@@ -140,3 +140,31 @@ def test_tokens_in_a_json_object_and_the_wrong_number_of_tokens(client: TestClie
         422,
         {"detail": "tokens: token 1 is a number, not a string"},
     )
+
+
+def test_uploads_past_the_most_at_once_are_refused_before_their_body_is_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each upload in progress holds a temporary file: past UPLOADS_AT_ONCE a worker answers 503 at once, and
+    every answer, refusals included, gives its place back."""
+    from app.routes import diagnose as route
+
+    async def receive() -> dict:
+        raise AssertionError("the body was read")
+
+    monkeypatch.setattr(route.UPLOADS, "now", route.UPLOADS_AT_ONCE)  # as if that many were in progress
+    (start, body) = call(create_app(), upload_scope(BOUNDARY, 10**6), receive)[:2]
+    assert start["status"] == 503
+    assert json.loads(body["body"]) == {"detail": route.BUSY}
+    monkeypatch.setattr(route.UPLOADS, "now", 0)
+
+    causal = io.BytesIO()
+    np.save(causal, np.tril(np.ones((4, 4))) / np.arange(1, 5)[:, None])
+    for files, status in (
+        ({"file": ("w.npy", causal.getvalue())}, 200),
+        ({"file": ("w.npy", b"not a numpy file")}, 415),
+        ({"file": ("w.csv", b"1,0\n0.5,0.6\n")}, 422),
+        ({"file": ("w.txt", b"1,0\n0,1\n")}, 415),
+    ):
+        assert client.post("/api/diagnose", files=files).status_code == status
+        assert route.UPLOADS.now == 0
