@@ -2,9 +2,12 @@
 
 Also which tests a run selects, and in what order. Tests marked `screenshots` only write pictures to
 tests/browser/artifacts for a person to look at (every assertion they make is made again by an unmarked
-test), so the default `python -m pytest` deselects them to stay quick. Under CI=true, the variable .ci/run
-runs with, they run with the rest; any run that chooses with `-m` (such as `-m screenshots`) gets exactly
-what it chose.
+test), and tests marked `sweep` are further cases of a sweep whose other cases run in every run (a text-size
+check at the desktop width beside the phone's, the article's accessibility scan in the dark theme beside the
+light, the article measured with long sentences beside as it opens): the default `python -m pytest`
+deselects both, to stay under five minutes on two cores. Under CI=true, the variable .ci/run runs with, they
+run with the rest; any run that chooses with `-m` (such as `-m screenshots` or `-m sweep`) gets exactly what
+it chose.
 """
 
 import os
@@ -34,13 +37,15 @@ LONG_FILES = {
     "tests/test_project.py": 5.0,
 }
 
+LEFT_OUT = ("screenshots", "sweep")  # the markers a plain local run deselects (see above)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not (os.environ.get("CI") == "true" or config.getoption("markexpr")):
-        shots = [item for item in items if item.get_closest_marker("screenshots")]
-        if shots:
-            config.hook.pytest_deselected(items=shots)
-            items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
+        left_out = [item for item in items if any(item.get_closest_marker(name) for name in LEFT_OUT)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not any(item.get_closest_marker(name) for name in LEFT_OUT)]
     # The two workers take whole files in this order (pyproject turns off xdist's own, by number of tests):
     # the longest first, so that both end together rather than one idling while the other runs a long file
     # it was handed last. Within a file the order stays as written.

@@ -39,7 +39,7 @@ def settle_article(page) -> None:
     expect(page.locator("figure[aria-busy=true]")).to_have_count(0, timeout=20_000)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("scheme", ["light", pytest.param("dark", marks=pytest.mark.sweep)])
 def test_the_article_has_no_serious_accessibility_violations(browser, server, axe_source, scheme) -> None:
     context = browser.new_context(
         viewport=DESKTOP, base_url=server, color_scheme=scheme, reduced_motion="reduce"

@@ -480,7 +480,7 @@ def test_a_sentence_longer_than_the_training_is_named_with_the_trained_length(wa
     expect(figure.locator(".gen-token--source .token__text")).to_have_count(TRAINED_MAX_WORDS)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("width", [pytest.param("1280", marks=pytest.mark.sweep), "390"])
 def test_the_generators_text_is_11_px_or_more_mid_generation_and_when_refused(browser, server, width):
     """Every visible text of figure 5 while it writes, paused mid-way, and with a refusal and its
     suggestions shown, measured as tests/browser/test_readable_text.py measures the article."""

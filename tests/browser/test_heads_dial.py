@@ -570,7 +570,7 @@ def test_lanes_morph_between_head_counts_but_not_under_reduced_motion(browser, s
             context.close()
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [pytest.param(1280, marks=pytest.mark.sweep), 390])
 def test_every_text_in_figure_one_is_at_least_11_px(browser, server, width):
     """At every head count and as heatmaps, on a desktop and a phone: no text under 11 px, no sideways
     scroll, the controls in reach."""

@@ -320,7 +320,7 @@ def test_a_new_sentence_is_read_and_written_again(watched_page):
     )
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [pytest.param(1280, marks=pytest.mark.sweep), 390])
 def test_every_text_in_the_interview_renders_at_11_px_or_more(browser, server, width, tmp_path: Path):
     """Drawn in full (the predictions, samples of every model, the fingerprints and a diagnosis), figure 7's
     smallest visible text is at least 11 CSS px."""

@@ -617,7 +617,7 @@ def test_long_sentences_turn_to_grids_by_figure_1s_rule(watched_page, real_model
     expect(dims).to_have_count(2)  # every row but farmer's is dimmed
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [pytest.param(1280, marks=pytest.mark.sweep), 390])
 def test_every_text_of_the_figure_is_at_least_11_px(browser, server, real_model, width):
     long = " ".join(("the old farmer saw the river bank and the boat near the house " * 4).split()[:40])
     views = [
