@@ -328,6 +328,9 @@ def test_each_bug_of_the_zoo_moves_the_meter_to_its_leak_and_explains_itself(wat
         expected = answer["future_leak"] * 100
         value = meter(figure).get_attribute("aria-valuenow")
         assert float(value) == pytest.approx(expected, abs=0.01), (mode, value, expected)
+        # The table of what a mask does to a future score gains the chosen bug's column, and only it.
+        columns = figure.locator("[data-part=table] thead th:visible")
+        expect(columns).to_have_text(["", "no mask", "−∞", "×0", label])
         if mode == "next_word":
             weights = answer["weights"]
             nexts = [m[i][i + 1] for heads in weights for m in heads for i in range(N - 1)]

@@ -298,11 +298,14 @@ export class MaskLab extends Widget {
     if (before.sentence !== this.state.sentence) this.fetchZoo();
   }
 
-  /** The radios and the explanation table's highlighted column: cheap, done on every change. */
+  /** The radios and the explanation table's highlighted column (a bug's column shown only while it is
+   * chosen): cheap, done on every change. */
   showControls() {
     for (const radio of this.modes) radio.checked = radio.value === this.state.mask;
     for (const cell of this.el.table.querySelectorAll("[data-mode]")) {
-      cell.classList.toggle("is-current", cell.dataset.mode === this.state.mask);
+      const current = cell.dataset.mode === this.state.mask;
+      cell.classList.toggle("is-current", current);
+      if ("bug" in cell.dataset) cell.hidden = !current;
     }
     this.el.code.textContent = MODE_CODE[this.state.mask];
   }
