@@ -214,6 +214,17 @@ def test_tokens_examples_of_the_zoo_a_dropped_file_and_refusals(watched_page, tm
         expect(region.locator(f".upload-cell[data-signature='{signature}']").first).to_be_visible()
         expect(drawn_head(region).locator(".upload-head__arcs svg")).to_be_visible()  # its tokens came along
 
+    # Off by one the other way: the first row sees nothing, and its NaN cells are drawn grey, written NaN.
+    example.select_option(label="−∞ model, off by one: hides itself")
+    region.get_by_role("button", name="Try the example").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "broken")
+    head = drawn_head(region)
+    expect(head.get_by_role("img", name=re.compile(r"^layer 1, head 1: broken, off by one"))).to_be_visible()
+    n = head.locator(".upload-head__map .heatmap__cell[data-query='0']").count()
+    assert n >= 2
+    expect(head.locator(".upload-head__map .heatmap__cell.is-nan")).to_have_count(n)
+    expect(head).to_contain_text("1 NaN row (drawn grey)")
+
     matrix = json.dumps(causal_weights(1, 4)[0].tolist())
     transfer = page.evaluate_handle(
         "text => { const t = new DataTransfer();"

@@ -101,24 +101,6 @@ function leakiestRow(shares, n) {
   return best;
 }
 
-/** Show one map's weights: NaN (null in the answer) cells drawn grey with "NaN", and "NaN" as their row sum. */
-function showWeights(map, weights) {
-  map.update(weights.map((row) => row.map((w) => w ?? 0)));
-  weights.forEach((row, i) => {
-    const empty = row.some((w) => w === null);
-    row.forEach((w, j) => {
-      const rect = map.cells[i][j];
-      rect.classList.toggle("is-nan", w === null);
-      if (w === null) {
-        rect.dataset.weight = "NaN";
-        rect.style.setProperty("fill-opacity", "1");
-        if (map.values) map.texts[i][j].textContent = "NaN";
-      }
-    });
-    if (empty && map.rowSums) map.sumTexts[i].textContent = "NaN";
-  });
-}
-
 /** Every row of an answer's weights [layer][head][i] that has weights (no NaN), with where it is. */
 function weightedRows(weights) {
   const rows = [];
@@ -338,7 +320,7 @@ export class MaskLab extends Widget {
     if (rebuild || shape !== this.shape) this.build(data);
     this.shape = shape;
     let k = 0;
-    for (const heads of data.weights) for (const w of heads) showWeights(this.maps[k++], w);
+    for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w); // null: NaN, drawn grey
     this.el.drawing.dataset.mask = data.mask;
     this.showMeter(data);
     this.showExplanation(data);
@@ -549,7 +531,7 @@ export class MaskLab extends Widget {
         className: "heatmap--mask",
         label: `The padded sequence under the padding and causal masks, ${title}: a row per query, a column per key`,
       });
-      showWeights(map, weights);
+      map.update(weights);
       return map.root;
     });
     this.el.padMaps.replaceChildren(...maps);

@@ -247,28 +247,31 @@ export class Heatmap {
   }
 
   /** Show `weights` (n × n): attributes and text only, so the cells' CSS transitions run (a sparse heatmap
-   * draws its cells above the floor anew). */
+   * draws its cells above the floor anew). A weight that is NaN or null (a fully masked row's) is drawn grey
+   * and written "NaN", and so is its row's sum. */
   update(weights) {
     const N = this.n;
     if (this.sparse !== null) this.cellGroup.replaceChildren();
     for (let i = 0; i < N; i++) {
       let sum = 0;
       for (let j = 0; j < N; j++) {
-        const w = weights[i][j];
+        const w = weights[i][j] ?? NaN;
+        const missing = Number.isNaN(w);
         sum += w;
-        if (this.sparse !== null && w < this.sparse) continue;
+        if (this.sparse !== null && !missing && w < this.sparse) continue;
         const rect = this.sparse === null ? this.cells[i][j] : this.cellRect(i, j);
-        const o = this.strength(w);
+        const o = missing ? 1 : this.strength(w);
+        rect.classList.toggle("is-nan", missing);
         rect.style.setProperty("fill-opacity", o.toFixed(3));
         rect.dataset.weight = String(w);
         if (this.values) {
           const t = this.texts[i][j];
-          t.textContent = cellText(w);
-          t.classList.toggle("is-strong", o > 0.55);
+          t.textContent = missing ? "NaN" : cellText(w);
+          t.classList.toggle("is-strong", !missing && o > 0.55);
           t.classList.toggle("is-tiny", w > 0 && w < 0.005);
         }
       }
-      if (this.rowSums) this.sumTexts[i].textContent = sum.toFixed(2);
+      if (this.rowSums) this.sumTexts[i].textContent = sum.toFixed(2); // "NaN" for a row holding one
     }
   }
 

@@ -69,8 +69,7 @@ function cellVerdict(signature, maxFuture) {
   return signature === "causal" ? "causal" : "broken";
 }
 
-/** `rows` (n × n, NaN allowed) averaged over blocks of `size` positions: the drawn matrix (NaN as 0) and
- * whether any cell held NaN. */
+/** `rows` (n × n, NaN allowed) averaged over blocks of `size` positions, a NaN counted as 0. */
 export function blocks(rows, size) {
   const n = rows.length;
   const m = Math.ceil(n / size);
@@ -341,7 +340,7 @@ class UploadView {
     let rows;
     try {
       rows = answer.weights
-        ? answer.weights[layer][head].map((r) => r.map((w) => (w === null ? NaN : w)))
+        ? answer.weights[layer][head]
         : answer.layout && this.file
           ? await readHead(this.file, answer.layout, layer * this.heads + head)
           : null;
@@ -359,7 +358,7 @@ class UploadView {
 
   numbersText(f) {
     if (f.future_mass === null) {
-      return `every row is NaN (${grouped(f.nan_rows)} of them, drawn empty): no weights to measure`;
+      return `every row is NaN (${grouped(f.nan_rows)} of them, drawn grey): no weights to measure`;
     }
     const parts = [`future mass ${pct(f.future_mass)}`, `largest future weight ${num(f.max_future)}`];
     if (f.entropy !== undefined && f.entropy !== null) parts.push(`entropy ${num(f.entropy)} nats`);
@@ -367,7 +366,7 @@ class UploadView {
       const [lo, hi] = [num(f.row_sum_min), num(f.row_sum_max)];
       parts.push(lo === hi ? `rows sum to ${lo}` : `rows sum to ${lo}–${hi}`);
     }
-    if (f.nan_rows) parts.push(`${grouped(f.nan_rows)} NaN row${f.nan_rows === 1 ? "" : "s"} (drawn empty)`);
+    if (f.nan_rows) parts.push(`${grouped(f.nan_rows)} NaN row${f.nan_rows === 1 ? "" : "s"} (drawn grey)`);
     if (f.empty_rows) parts.push(`${grouped(f.empty_rows)} all-zero row${f.empty_rows === 1 ? "" : "s"} (padding)`);
     return parts.join(" · ");
   }
@@ -376,7 +375,7 @@ class UploadView {
     const n = rows.length;
     const tokens = this.answer.tokens;
     const size = Math.ceil(n / MOST_CELLS);
-    const drawn = size > 1 ? blocks(rows, size) : rows.map((r) => Array.from(r, (w) => (Number.isNaN(w) ? 0 : w)));
+    const drawn = size > 1 ? blocks(rows, size) : rows; // a NaN cell is drawn grey, "NaN" (lib/heatmap.js)
     const m = drawn.length;
     const labels =
       size > 1
@@ -387,7 +386,8 @@ class UploadView {
     const colour = headColour(VERDICT_COLOUR[figures.verdict] ?? 0);
     // A long sequence spreads each row thin (a uniform row of 512 is 0.002 a key): shade by √(w / largest),
     // so the structure shows however many positions share the weight; an exact 0 stays empty.
-    const top = Math.max(...drawn.map((r) => Math.max(...r)));
+    const known = (w) => (w === null || Number.isNaN(w) ? 0 : w); // a NaN (null in JSON) weighs nothing
+    const top = Math.max(...drawn.map((r) => Math.max(...Array.from(r, known))));
     const strength = (w) => (w <= 0 || top <= 0 ? 0 : Math.min(1, 0.05 + 0.95 * Math.sqrt(w / top)));
     const map = new Heatmap({
       tokens: labels,
@@ -411,7 +411,7 @@ class UploadView {
         : "";
     part.appendChild(element("p", "panel-foot upload-head__foot", `${pooled}${shading}`));
     if (tokens && arcsFit(n, width)) {
-      const clean = rows.map((r) => Array.from(r, (w) => (Number.isNaN(w) ? 0 : w)));
+      const clean = rows.map((r) => Array.from(r, known));
       const arcs = drawArcs({
         tokens,
         weights: [clean],
