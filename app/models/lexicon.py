@@ -6,11 +6,27 @@ is the subject of "was" in "the river bank was steep"), and the semantic fields 
 only) tells which sense is meant. The sentence generator draws its template slots from the same tables
 through ``words``.
 
-The data is plain text in ``lexicon.toml`` beside this module: one block per semantic field listing its
-nouns, plural nouns, adjectives and verbs, then a table of ambiguous words with their two senses, then the
-function words, the general words and the auxiliaries. Everything is expanded into ``Entry`` records once,
-at import, and checked (one entry per word, known tags and fields,
-plural nouns whose singular exists) so that a typo fails loudly instead of silently skewing the data.
+A word's field is its main topic. An unambiguous content word may also have one or two *side topics*, fields
+it calls to mind without belonging to them: "fish" is an animal, and it also makes one think of water and of
+food, so in "we sat on the bank and watched the fish swim" it can settle "bank" (water, not money), though
+more weakly than a word of the water field itself such as "river".
+
+The data is plain text in ``lexicon.toml`` beside this module:
+
+* one block per semantic field ([fields.water], ...) listing its nouns, plural nouns, adjectives and verbs;
+* the ambiguous words ([ambiguous.nouns], [ambiguous.adjectives], [ambiguous.verbs]), each with exactly
+  two different senses, which are fields;
+* the side topics ([topics]): ``fish = ["water", "food"]``. The word must be listed as an unambiguous noun,
+  verb or adjective with a field; it has at most two topics, each a field other than its own. A noun's
+  plurals take its topics (list "cave", and "caves" has them too), as do all the forms of a verb (list the
+  plain form "sail": sailed and sails follow);
+* the function words, the general words (content words of no one topic) and the auxiliaries;
+* the everyday words ([everyday.*]): words readers type that the sentence generator must not draw, among
+  them the plurals of the ambiguous nouns ([everyday.ambiguous]), which take both senses of their singular.
+
+Everything is expanded into ``Entry`` records once, at import, and checked (one entry per word, known tags
+and fields, plural nouns whose singular exists, well-formed side topics) so that a typo fails loudly instead
+of silently skewing the data.
 
 Verb notation, used in the field blocks and the ambiguous table:
 
@@ -58,6 +74,8 @@ FIELDS: tuple[str, ...] = (
     "school",
     "clothing",
     "space",
+    "law",
+    "army",
 )
 
 # Parts of speech that carry meaning and therefore a semantic field. Adverbs are deliberately left out:
@@ -79,6 +97,8 @@ class Entry:
     ``everyday`` marks a word from lexicon.toml's [everyday] section, which ``words`` never returns.
     ``also`` lists the other parts of speech the word can take ("hard": adv; "open": verb; "bark": verb,
     because barked and barks are listed); the analysis picks one from the neighbours.
+    ``topics`` are the side topics of an unambiguous content word: fields it evokes besides its own
+    ("fish": water, food; "cave": animal). Empty for every other word.
     """
 
     word: str
@@ -90,6 +110,7 @@ class Entry:
     lemma: str = ""
     everyday: bool = False
     also: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.lemma:
@@ -111,7 +132,10 @@ AMBIGUOUS: dict[str, dict[str, list[str]]] = _DATA["ambiguous"]  # nouns, adject
 FUNCTION_WORDS: dict[str, str] = _DATA["function_words"]  # "det", "det sg", ...: part of speech [number]
 GENERAL_WORDS: dict[str, str] = _DATA["general_words"]  # part of speech -> words of no one topic
 AUXILIARIES: str = _DATA["auxiliaries"]["table"]  # word, tense, number, lemma; "-" for empty
-EVERYDAY: dict[str, dict[str, str]] = _DATA["everyday"]  # general, function, fields.<field>, also
+EVERYDAY: dict[str, dict[str, str]] = _DATA["everyday"]  # general, fields.<field>, ambiguous, also
+TOPICS: dict[str, list[str]] = _DATA["topics"]  # word -> its side topics
+
+MAX_TOPICS = 2  # side topics of one word
 
 # ---------------------------------------------------------------------------------------------------------
 # Building the table.
@@ -238,6 +262,7 @@ def _build() -> dict[str, Entry]:
         table.setdefault(entry.word, entry)
 
     _add_everyday(table)
+    _add_topics(table)
 
     # A plural must point at a singular noun of the same field, which catches misspelt plurals.
     for entry in table.values():
@@ -280,6 +305,15 @@ def _add_everyday(table: dict[str, Entry]) -> None:
         if field not in FIELDS:
             raise ValueError(f"everyday block {field!r} is not in FIELDS")
         entries += _block_entries(block, (field,))
+    # The plurals of ambiguous nouns ("clouds", "windows") have both senses of their singular. They are
+    # everyday words because the generator's ambiguous word is always a singular noun.
+    for token in EVERYDAY["ambiguous"]["plural"].split():
+        singular, _, plural = token.rpartition(":")
+        singular = singular or plural[:-1]
+        base = table.get(singular)
+        if base is None or base.pos != "noun" or not base.ambiguous:
+            raise ValueError(f"plural {plural!r} of [everyday.ambiguous]: {singular!r} is no ambiguous noun")
+        entries.append(Entry(plural, "noun", base.fields, number="pl", lemma=singular))
     plain = [
         Entry(e.lemma, "verb", e.fields, number="pl", tense="present", transitive=e.transitive, lemma=e.lemma)
         for e in entries
@@ -310,6 +344,38 @@ def _add_everyday(table: dict[str, Entry]) -> None:
         table[word] = dataclasses.replace(table[word], also=tuple(sorted(readings)))
 
 
+def _add_topics(table: dict[str, Entry]) -> None:
+    """Give each word of the [topics] table its side topics, with the other forms of the same lemma.
+
+    A noun's topics go to its plurals, a verb's to all its forms: every entry of the same part of speech,
+    lemma and field as the listed word. A bad row raises: an unknown word, one that is ambiguous, not a
+    content word or has no field, more than ``MAX_TOPICS`` topics, a topic that is no field, is repeated or
+    is the word's own field, or a lemma given topics twice.
+    """
+    forms: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
+    for word, entry in table.items():
+        forms.setdefault((entry.pos, entry.lemma, entry.fields), []).append(word)
+    for word, topics in TOPICS.items():
+        entry = table.get(word)
+        if entry is None:
+            raise ValueError(f"side topics of {word!r}: the word is not listed")
+        if entry.pos not in CONTENT_POS or len(entry.fields) != 1:
+            raise ValueError(
+                f"side topics of {word!r}: only an unambiguous noun, verb or adjective with a field has them"
+            )
+        if not isinstance(topics, list) or not 1 <= len(topics) <= MAX_TOPICS:
+            raise ValueError(f"side topics of {word!r}: give a list of 1 to {MAX_TOPICS} fields")
+        unknown = set(topics) - set(FIELDS)
+        if unknown:
+            raise ValueError(f"side topics of {word!r}: unknown fields {sorted(unknown)}")
+        if len(set(topics)) != len(topics) or entry.fields[0] in topics:
+            raise ValueError(f"side topics of {word!r}: a repeated topic, or its own field {entry.fields}")
+        for form in forms[(entry.pos, entry.lemma, entry.fields)]:
+            if table[form].topics:
+                raise ValueError(f"side topics of {word!r}: {form!r} of the same lemma has them already")
+            table[form] = dataclasses.replace(table[form], topics=tuple(topics))
+
+
 LEXICON: Mapping[str, Entry] = MappingProxyType(_build())
 
 # ---------------------------------------------------------------------------------------------------------
@@ -337,6 +403,44 @@ def lookup(word: str) -> Entry | None:
     if entry is None and key.endswith("'s"):
         entry = LEXICON.get(key[:-2])
     return entry
+
+
+def _stems(key: str) -> list[tuple[str, str]]:
+    """The dictionary forms an inflected spelling may come from, each with the part of speech the ending
+    allows: swimming, baking, chirping -> swim, bake, chirp (verb); tried, carried -> try, carry; boxes,
+    berries -> box, berry; organised -> organise (and organize)."""
+    found: list[tuple[str, str]] = []
+    for ending, pos in (("ing", "verb"), ("ed", "verb"), ("es", ""), ("s", "")):
+        if not key.endswith(ending) or len(key) - len(ending) < 2:
+            continue
+        stem = key[: -len(ending)]
+        candidates = [stem, stem + "e"]
+        if len(stem) > 2 and stem[-1] == stem[-2]:
+            candidates.append(stem[:-1])  # swimming -> swim, stopped -> stop
+        if stem.endswith("i"):
+            candidates.append(stem[:-1] + "y")  # tried -> try, berries -> berry
+        found += [(c, pos) for c in candidates]
+    if "is" in key:
+        found.append((key.replace("is", "iz", 1), ""))  # organised -> organized
+    return found
+
+
+def inflected(word: str) -> Entry | None:
+    """For a spelling the lexicon lacks, the entry of the listed word it is an inflection of (a verb's -ing,
+    -ed and -s forms, a noun's plural), or None. Only the meaning relation reads it (its field says what the
+    word evokes); the grammar reads the spelling itself."""
+    key = _normalise(word)
+    if key in LEXICON:
+        return None
+    for stem, pos in _stems(key):
+        entry = LEXICON.get(stem)
+        if (
+            entry is not None
+            and entry.pos in CONTENT_POS
+            and (not pos or entry.pos == pos or pos in entry.also)
+        ):
+            return entry
+    return None
 
 
 # Suffix rules for words the lexicon does not know, tried in order (the first match wins).
@@ -445,6 +549,7 @@ __all__ = [
     "Entry",
     "entry_for",
     "guess_pos",
+    "inflected",
     "lookup",
     "normalise",
     "transitive_verbs",
