@@ -67,18 +67,30 @@ class SharedPair(BaseModel):
 class Relation(BaseModel):
     name: RelationName
     targets: list[tuple[int, int]] = Field(description="pairs [i, j]: token i should attend to token j")
-    best_head: int | None = Field(description="argmax over heads of the mean weight on the targets")
+    best_head: int | None = Field(description="argmax over heads of the score")
     score: float | None = Field(
-        description="that mean weight, for best_head (null when there are no targets)"
+        description="best_head's score: the weight each word puts on all of its partners (its targets) "
+        "together, averaged over the words that have partners; 1 is all of it (null without targets)"
     )
-    head_scores: list[float] | None = Field(description="the mean weight on the targets, for every head")
+    head_scores: list[float] | None = Field(description="that score, for every head")
     shared_pairs: list[SharedPair] = Field(description="the targets that another relation also claims")
     own_score: float | None = Field(
-        description="best_head's mean weight on the targets no other relation claims; null when there are "
+        description="best_head's score on the targets no other relation claims; null when there are "
         "no shared targets or no others"
     )
     borrowed: bool = Field(
         description=f"own_score is at least {BORROWED} below score: the score owes most to shared targets"
+    )
+
+
+class HeadVerdict(BaseModel):
+    kind: Literal["serves", "shares", "torn", "leans", "none"] = Field(
+        description="serves: one relation scores at least the `serves` threshold and leads the others by "
+        "`clear_lead`; shares: several do, close together; torn: none does and two or more take a `share`; "
+        "leans: just one takes a share; none: no relation does (thresholds in app/models/verdicts.py)"
+    )
+    relations: list[RelationName] = Field(
+        description="the relations it serves or is torn between, best first"
     )
 
 
@@ -105,6 +117,7 @@ class AttentionResponse(BaseModel):
     )
     row_future_shares: list[float] = Field(description="[query i]: `future_shares` averaged over the heads")
     relations: list[Relation]
+    verdicts: list[HeadVerdict] = Field(description="[head]: what the head does, judged from its scores")
 
 
 class LanguageModelRecord(BaseModel):

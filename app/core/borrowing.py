@@ -81,7 +81,7 @@ def borrowing(
     pairs that the other relations in `targets` also claim. `claims`, when given, are these targets' Claims
     (app.models.heads makes them once per sentence for all three relations).
 
-    own_score = mean over the own pairs (i, j) of head_weights[i, j]; borrowed = score − own_score ≥ BORROWED.
+    own_score = relation_scores on the own pairs alone; borrowed = score − own_score ≥ BORROWED.
     """
     claims = claims if claims is not None else Claims(targets)
     shared = claims.shared(name)
@@ -89,7 +89,20 @@ def borrowing(
         return Borrowing(shared_pairs=shared, own_score=None, borrowed=False)
     also = {pair for pair, _ in shared}
     own = [(i, j) for i, j in targets[name] if (i, j) not in also]
-    rows = np.array([i for i, _ in own], dtype=int)
-    cols = np.array([j for _, j in own], dtype=int)
-    own_score = float(head_weights[rows, cols].mean())
+    own_score = float(relation_scores(head_weights[None], own)[0])  # (1, T, T) -> (1,)
     return Borrowing(shared_pairs=shared, own_score=own_score, borrowed=score - own_score >= BORROWED)
+
+
+def relation_scores(weights: NDArray[np.float64], pairs: Sequence[Pair]) -> NDArray[np.float64]:
+    """(h, T, T) weights -> (h,): per head, the weight each word puts on all of its partners in ``pairs``
+    together, averaged over the words that have a partner there. 1 is all of every such word's weight.
+
+    A word with two partners (a conjunction and its two conjuncts) scores 1 when its weight is split between
+    them in any proportion, and the score of a relation is never capped below 1 by how many partners its
+    words have."""
+    queries = sorted({i for i, _ in pairs})
+    row_of = {i: r for r, i in enumerate(queries)}
+    wanted = np.zeros((len(queries), weights.shape[-1]))  # (words with partners, T): 1 on each partner
+    for i, j in pairs:
+        wanted[row_of[i], j] = 1.0
+    return (weights[:, queries, :] * wanted).sum(axis=-1).mean(axis=-1)  # (h, Q, T) -> (h, Q) -> (h,)

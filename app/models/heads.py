@@ -19,8 +19,9 @@ from numpy.typing import NDArray
 
 from app.config import get_settings
 from app.core.attention import MaskMode, causal_mask, valid_head_counts
-from app.core.borrowing import Borrowing, Claims, borrowing
+from app.core.borrowing import Borrowing, Claims, borrowing, relation_scores
 from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features, token_row, word_token
+from app.models.verdicts import Verdict, head_verdicts, verdict
 from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
@@ -60,13 +61,6 @@ def as_multi_head(layer: Layer, heads: int, kv_heads: int) -> Layer:
     return Layer(w_q=layer.w_q, w_k=widen(layer.w_k), w_v=widen(layer.w_v), w_o=layer.w_o)
 
 
-def relation_scores(weights: FloatArray, pairs: list[tuple[int, int]]) -> FloatArray:
-    """Per head, the mean weight that query i puts on key j over the relation's (i, j) pairs."""
-    rows = np.array([i for i, _ in pairs], dtype=int)
-    cols = np.array([j for _, j in pairs], dtype=int)
-    return weights[:, rows, cols].mean(axis=1)  # (h, P) -> (h,)
-
-
 @lru_cache(maxsize=128)
 def future_and_past(n: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """causal_mask(n) and its complement, worked out once per length and shared, so read-only."""
@@ -97,6 +91,7 @@ class RelationAttention:
     tokens: tuple[Token, ...]
     weights: FloatArray  # (h, T, T): rows sum to 1
     relations: list[RelationFit]
+    verdicts: list[Verdict]  # per head, from its scores on the relations the sentence has
 
 
 class RelationHeads:
@@ -215,7 +210,9 @@ class RelationHeads:
             score = float(per_head[best])
             shares = borrowing(name, analysis.targets, weights[best], score, claims)
             relations.append(RelationFit(name, pairs, per_head, best, score, shares))
-        return RelationAttention(tokens=analysis.tokens, weights=weights, relations=relations)
+        present = {fit.name: fit.head_scores.tolist() for fit in relations if fit.head_scores is not None}
+        verdicts = head_verdicts(present) if present else [verdict({})] * heads
+        return RelationAttention(analysis.tokens, weights, relations, verdicts)
 
 
 @lru_cache

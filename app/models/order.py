@@ -6,9 +6,10 @@ else (permutation equivariance): for a permutation π, W(x_π)[k, l] = W(x)[π(k
 to each word's input breaks the symmetry, and "dog bites man" stops attending like "man bites dog".
 
 The model is figure 1's three-head layer. Its inputs hold a word's own features (part of speech, field of
-meaning, spelling signature, ...), two columns the parser derives from word order (subject, verb) and four
-columns of sinusoidal position code. With ``positional=False`` all six order-dependent columns are zero, so
-each word's input depends on the word alone.
+meaning, spelling signature, ...) and two blocks that depend on word order: the place code of where the word
+stands and the place code of where its grammatical partners stand (which the parser reads off the order).
+The partners' block is always cleared here, and with ``positional=False`` the word's own place code is
+cleared too, so each word's input depends on the word alone.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.models.heads import RelationHeads
-from app.models.relations import POSITION_SLICE, SUBJECT, VERB, position_code
+from app.models.relations import PARTNER_SLICE, POSITION_SLICE, position_code
 from app.refusal import Refusal
 
 HEADS = 3  # figure 1's default layer: one head each for meaning, grammar and position
@@ -71,9 +72,9 @@ def unpermute(permuted: NDArray[np.float64], permutation: list[int]) -> NDArray[
 
 def attention_of(model: RelationHeads, words: list[str], positional: bool) -> NDArray[np.float64]:
     """(h, T, T) weights of figure 1's trained layer, with or without the order-dependent input columns."""
-    _, x = model.inputs(words)  # (T, 24)
+    _, x = model.inputs(words)  # (T, d_model)
     T = len(words)
-    x[:, [SUBJECT, VERB]] = 0.0  # the parser's subject and verb come from word order: left out here
+    x[:, PARTNER_SLICE] = 0.0  # where the parser puts each word's partners comes from word order: left out
     x[:, POSITION_SLICE] = position_code(T) if positional else 0.0
     return model.weights(x, HEADS, "none", trained=True)
 

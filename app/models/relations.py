@@ -1,21 +1,24 @@
-"""The sentence analysis behind figure 1: tokens, three relations found by rules, and the 24 input numbers.
+"""The sentence analysis behind figure 1: tokens, three relations found by rules, and the 48 input numbers.
 
 Three relations are read off any sentence by explicit rules over the lexicon:
 
-* **meaning**: an ambiguous word (bank, bat, spring, ...) reaches for the nearest unambiguous content word
-  whose semantic field is one of its senses, and that word reaches back (in "the river bank was steep",
-  bank -> river and river -> bank);
+* **meaning**: an ambiguous word (bank, bat, spring, ...) and the word that settles its sense point at each
+  other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
+  side topic (fish evokes water and food besides animal). The strongest cue wins (``cue_strength``): a noun
+  over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous adjective
+  takes the noun it describes first. In "the bat flew out of the cave", bat <-> cave, not the verb flew;
 * **grammar**: every word points at its grammatical partner(s), by the conventions below (in "the river
   bank was steep": the -> bank, river -> bank, bank <-> was, steep -> bank);
 * **position**: every word points at the word before it.
 
-The attention heads never see these targets. They read each token's 24 input numbers (``features``), which
+The attention heads never see these targets. They read each token's 48 input numbers (``features``), which
 carry what the earlier layers of a real model would already know about a word: its own part of speech (the
-lexicon's, or the guess from its ending: ``Token.pos``, never changed by the neighbours, so that a word's
-input depends on the word and its place alone), its syntactic role (the main clause's subject and verb), a
-code for its semantic field, where it sits, and a 4-number signature that tells it apart from its
-neighbours. Training asks the layer to deliver each partner's signature; which head learns which
-relation is left to the optimiser.
+lexicon's, or the guess from its ending: ``Token.pos``, never changed by the neighbours), a code of the
+fields it evokes, whether it is ambiguous, a 4-number signature that tells it apart from its neighbours, a
+code of where it stands, and the same code for where the parser puts its grammatical partners (the mean
+when it has several). The last two depend on word order; everything else on the word alone (figure 10 clears
+them). Training asks the layer to deliver each partner's signature; which head learns which relation is left
+to the optimiser.
 
 How the grammar relation is read
 --------------------------------
@@ -73,7 +76,7 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   at the main verb ("i think the movie was boring": was -> think).
 
 ``Analysis.subject`` and ``Analysis.verb`` are the main clause's subject and verb (the first clause with a
-verb when the main clause has none); features() marks them.
+verb when the main clause has none).
 
 Every sentence of figure 1's training grammar (training/relation_corpus.py) gets exactly the analysis it got
 before these constructions were added: its words and shapes never reach the new rules, and a test compares.
@@ -82,50 +85,61 @@ before these constructions were added: its words and shapes never reach the new 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from app.models.lexicon import LEXICON, entry_for, lookup, normalise
+from app.models.lexicon import LEXICON, POS_TAGS, entry_for, inflected, lookup, normalise
 
-D_MODEL = 24
+D_MODEL = 48
 RELATIONS: tuple[str, ...] = ("meaning", "grammar", "position")
 SIGNATURE_DIM = 4
-FIELD_DIM = 5
+FIELD_DIM = 16
+PLACE_DIM = 8  # a place in the sentence: sin and cos at each of the four POSITION_FREQUENCIES
 
-# Layout of the 24 input numbers of a token.
-POS_GROUPS: tuple[str, ...] = ("noun", "verb", "adj", "det", "prep", "other")
-POS_SLICE = slice(0, 6)
-SUBJECT, VERB = 6, 7
-FIELD_SLICE = slice(8, 13)
-AMBIGUOUS = 13
-POSITION_SLICE = slice(14, 18)
-SIGNATURE_SLICE = slice(18, 22)
-KNOWN = 22
-BIAS = 23
+# Layout of the 48 input numbers of a token.
+POS_TAGS_IN: tuple[str, ...] = POS_TAGS  # one column per part of speech of the lexicon
+POS_SLICE = slice(0, len(POS_TAGS_IN))  # 0..8
+FIELD_SLICE = slice(9, 9 + FIELD_DIM)  # 9..24
+AMBIGUOUS = 25
+POSITION_SLICE = slice(26, 26 + PLACE_DIM)  # 26..33: where the word stands
+PARTNER_SLICE = slice(34, 34 + PLACE_DIM)  # 34..41: where its grammatical partners stand
+SIGNATURE_SLICE = slice(42, 42 + SIGNATURE_DIM)  # 42..45
+KNOWN = 46
+BIAS = 47
+# The columns that depend on where words stand rather than on the word itself (figure 10 clears them).
+ORDER_SLICES: tuple[slice, ...] = (POSITION_SLICE, PARTNER_SLICE)
+
+
+def _place_names(prefix: str) -> list[str]:
+    return [f"{prefix}:{fn}{k + 1}" for k in range(PLACE_DIM // 2) for fn in ("sin", "cos")]
+
+
 FEATURE_NAMES: tuple[str, ...] = (
-    *(f"pos:{name}" for name in POS_GROUPS),
-    "role:subject",
-    "role:verb",
+    *(f"pos:{name}" for name in POS_TAGS_IN),
     *(f"field:{k}" for k in range(FIELD_DIM)),
     "ambiguous",
-    "position:sin1",
-    "position:cos1",
-    "position:sin2",
-    "position:cos2",
+    *_place_names("position"),
+    *_place_names("partner"),
     *(f"signature:{k}" for k in range(SIGNATURE_DIM)),
     "known",
     "bias",
 )
 
-# Two rotation speeds for the position code: with these, the code of position p rotated back by one step is
-# closer to the code of p-1 than to any other position within 20 places (found by a small grid search).
-POSITION_FREQUENCIES = (1.36, 0.26)
+# Four rotation speeds for the place code, one slow: with these, the code of position p rotated back by one
+# step is closer to the code of p-1 than to any other position of a 64-word sentence by a wide margin (the
+# similarity of two codes is the sum of four cosines, 4 for the same place and at most 1.84 for any other
+# place up to 63 away; found by a random search), and the slow one lets a head prefer near words to far ones.
+POSITION_FREQUENCIES = (0.08, 0.384, 1.846, 2.804)
 
 CONTENT_POS = frozenset({"noun", "verb", "adj"})
+# How strongly a word settles an ambiguous word's sense (``cue_strength``): a match on its own field counts
+# MAIN_TOPIC, on a side topic SIDE_TOPIC, and a noun adds NOUN_CUE, so that a noun evoking the sense on the
+# side (cave, for bat the animal) outranks a verb of the sense itself (flew).
+MAIN_TOPIC, SIDE_TOPIC, NOUN_CUE = 1.0, 0.5, 1.0
 
 
 @dataclass(frozen=True)
@@ -134,9 +148,11 @@ class Token:
 
     ``pos`` is the word's own part of speech: the lexicon's, or for an unknown word the guess from its
     ending. It depends on the word alone, and it is what ``features`` feeds the layer, so that without the
-    position and subject/verb columns a word's input is the same wherever it stands (figure 10 relies on
-    that). ``tag`` is the part of speech the rules settled on in this sentence from the neighbours ("park"
-    after "the" is a noun; "glorpy" before a noun an adjective); the grammar relation is read from it.
+    place columns a word's input is the same wherever it stands (figure 10 relies on that). ``tag`` is the
+    part of speech the rules settled on in this sentence from the neighbours ("park" after "the" is a noun;
+    "glorpy" before a noun an adjective); the grammar relation is read from it. ``fields`` are an ambiguous
+    word's two senses or another content word's own field; ``topics`` the fields such a word evokes besides
+    its own (fish: water, food), which let it settle an ambiguous word too.
     """
 
     text: str
@@ -144,6 +160,7 @@ class Token:
     pos: str
     fields: tuple[str, ...]
     tag: str = ""
+    topics: tuple[str, ...] = ()
 
     @property
     def ambiguous(self) -> bool:
@@ -152,6 +169,13 @@ class Token:
     @property
     def content(self) -> bool:
         return self.pos in CONTENT_POS
+
+    def evokes(self) -> dict[str, float]:
+        """The fields an unambiguous content word evokes, each with its weight: its own field MAIN_TOPIC,
+        each side topic SIDE_TOPIC. Nothing for an ambiguous or function word, or a word without a field."""
+        if not (self.content and len(self.fields) == 1):
+            return {}
+        return {self.fields[0]: MAIN_TOPIC} | dict.fromkeys(self.topics, SIDE_TOPIC)
 
 
 @dataclass(frozen=True)
@@ -789,18 +813,34 @@ def _grammar(
     return reads, pos, grammar, main.subject if main.verb is not None else None, main.verb
 
 
-def sense_cues(tokens: tuple[Token, ...]) -> list[tuple[int, int]]:
-    """(i, j) for every ambiguous word i that has a cue j: the nearest unambiguous content word in one of its
-    senses' fields, the earlier of two equally near. An unambiguous word has at most one field, so the
-    candidate cues are listed once with their field, and each ambiguous word takes the nearest whose field it
-    has (the key (distance, place) says nearest, then earlier)."""
-    anchors = [(j, t.fields[0]) for j, t in enumerate(tokens) if t.known and len(t.fields) == 1 and t.content]
+def cue_strength(cue: Token, senses: tuple[str, ...]) -> float | None:
+    """How strongly ``cue`` settles a word whose two senses are ``senses``: the weight with which it evokes
+    the one sense it evokes (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it evokes neither
+    sense, or both (then it settles nothing)."""
+    evoked = cue.evokes()
+    matched = [f for f in senses if f in evoked]
+    if len(matched) != 1:
+        return None
+    return evoked[matched[0]] + (NOUN_CUE if cue.pos == "noun" else 0.0)
+
+
+def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """(i, j) for every ambiguous word i that has a cue j. An ambiguous adjective takes the noun it describes
+    (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
+    children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
+    strongly (``cue_strength``), the nearer of two equally strong, the earlier of two equally near."""
+    described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
     cues = []
     for i, t in enumerate(tokens):
-        if len(t.fields) > 1:
-            near = [(abs(j - i), j) for j, field in anchors if field in t.fields]
-            if near:
-                cues.append((i, min(near)[1]))
+        if not t.ambiguous:
+            continue
+        ranked = [
+            ((i, j) in described, strength, -abs(j - i), -j)
+            for j, c in enumerate(tokens)
+            if (strength := cue_strength(c, t.fields)) is not None
+        ]
+        if ranked:
+            cues.append((i, -max(ranked)[3]))
     return cues
 
 
@@ -810,14 +850,21 @@ def word_token(text: str, tag: str = "") -> Token:
     settled on in its sentence (``tag``). The same spelling and tag always make the same Token, so it is made
     once and shared (Tokens are frozen)."""
     r = _read(text)
-    return Token(text=text, known=r.known, pos=r.pos, fields=r.fields, tag=tag)
+    if r.known:
+        entry = lookup(text)
+        return Token(text, True, r.pos, r.fields, tag, entry.topics if entry is not None else ())
+    # an inflection the lexicon does not list (chirping, rowing) evokes what its listed word evokes
+    base = inflected(text)
+    if base is not None and base.pos == r.pos:
+        return Token(text, False, r.pos, base.fields, tag, base.topics)
+    return Token(text=text, known=False, pos=r.pos, fields=(), tag=tag)
 
 
 def analyse(words: list[str]) -> Analysis:
     """Tag every word and derive the three relations by the rules in the module docstring."""
     _, pos, grammar, subject, verb = _grammar(words)
     tokens = tuple(map(word_token, words, pos))
-    cues = sense_cues(tokens)
+    cues = sense_cues(tokens, grammar)
     meaning = sorted(set(cues) | {(j, i) for i, j in cues})
     position = [(i, i - 1) for i in range(1, len(tokens))]
     return Analysis(
@@ -836,29 +883,33 @@ def signature(word: str) -> NDArray[np.float64]:
 
 
 def position_code(n: int) -> NDArray[np.float64]:
-    """(n, 4): sin and cos of p * omega for the two position frequencies."""
+    """(n, 8): sin and cos of p * omega for the four position frequencies."""
     p = np.arange(n, dtype=np.float64)[:, None]
-    angles = p * np.asarray(POSITION_FREQUENCIES)[None, :]  # (n, 2)
-    return np.stack([np.sin(angles), np.cos(angles)], axis=-1).reshape(n, 4)  # (n, 2, 2) -> (n, 4)
+    angles = p * np.asarray(POSITION_FREQUENCIES)[None, :]  # (n, 4)
+    return np.stack([np.sin(angles), np.cos(angles)], axis=-1).reshape(n, PLACE_DIM)  # (n, 4, 2) -> (n, 8)
 
 
-def pos_group(pos: str) -> int:
-    return POS_GROUPS.index(pos) if pos in POS_GROUPS else POS_GROUPS.index("other")
+def field_code(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
+    """A content word's unit field code: an ambiguous word's two senses summed (it sits between them),
+    another word's own field plus half of each side topic (``Token.evokes``); zeros for a word without a
+    field."""
+    weights = dict.fromkeys(token.fields, MAIN_TOPIC) if token.ambiguous else token.evokes()
+    code = np.zeros(FIELD_DIM)
+    for field, weight in weights.items():
+        if field in field_codes:
+            code += weight * field_codes[field]
+    norm = np.linalg.norm(code)
+    return code / norm if norm > 0 else code
 
 
 def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
-    """A token's 24 input numbers that depend on the word alone: its part of speech, field code, ambiguity,
-    signature, known flag and bias (the position and the subject and verb marks are zero here).
-
-    An ambiguous word's field code is the normalised sum of its senses' codes: it sits between them.
-    """
+    """A token's 48 input numbers that depend on the word alone: its part of speech, field code, ambiguity,
+    signature, known flag and bias (the place columns are zero here)."""
     row = np.zeros(D_MODEL)
-    row[POS_SLICE.start + pos_group(token.pos)] = 1.0
-    if token.content and token.fields:
-        code = np.sum([field_codes[f] for f in token.fields if f in field_codes], axis=0)
-        norm = np.linalg.norm(code)
-        if norm > 0:
-            row[FIELD_SLICE] = code / norm
+    if token.pos in POS_TAGS_IN:
+        row[POS_SLICE.start + POS_TAGS_IN.index(token.pos)] = 1.0
+    if token.content:
+        row[FIELD_SLICE] = field_code(token, field_codes)
     row[AMBIGUOUS] = float(token.ambiguous)
     row[SIGNATURE_SLICE] = signature(token.text)
     row[KNOWN] = float(token.known)
@@ -866,22 +917,31 @@ def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDAr
     return row
 
 
+def partner_code(n: int, pairs: list[tuple[int, int]]) -> NDArray[np.float64]:
+    """(n, 8): for each word, the mean place code of its grammatical partners (zeros for a word without
+    one): where the parser, or a real model's earlier layers, would say the word's partners stand."""
+    links = np.zeros((n, n))
+    for i, j in pairs:
+        links[i, j] = 1.0
+    counts = links.sum(axis=1, keepdims=True)
+    np.divide(links, counts, out=links, where=counts > 0)
+    return links @ _position_code(n)  # (n, n) @ (n, 8) -> (n, 8)
+
+
 def features(
     analysis: Analysis,
     field_codes: dict[str, NDArray[np.float64]],
     row: Callable[[str], NDArray[np.float64]] | None = None,
 ) -> NDArray[np.float64]:
-    """The (T, 24) matrix of input numbers, laid out as FEATURE_NAMES says: each token's ``token_row``, then
-    the position code and the subject and verb marks. ``row``, when given, gives a spelling's ``token_row``
-    with these field codes (app.models.heads passes one that remembers the rows of words it has seen)."""
+    """The (T, 48) matrix of input numbers, laid out as FEATURE_NAMES says: each token's ``token_row``, then
+    its place code and the mean place code of its grammatical partners (``partner_code``). ``row``, when
+    given, gives a spelling's ``token_row`` with these field codes (app.models.heads passes one that
+    remembers the rows of words it has seen)."""
     T = len(analysis.tokens)
     rows = [row(t.text) if row else token_row(t, field_codes) for t in analysis.tokens]
-    x = np.array(rows) if T else np.zeros((0, D_MODEL))  # (T, 24)
-    if analysis.subject is not None:
-        x[analysis.subject, SUBJECT] = 1.0
-    if analysis.verb is not None:
-        x[analysis.verb, VERB] = 1.0
+    x = np.array(rows) if T else np.zeros((0, D_MODEL))  # (T, 48)
     x[:, POSITION_SLICE] = _position_code(T)
+    x[:, PARTNER_SLICE] = partner_code(T, analysis.targets["grammar"])
     return x
 
 

@@ -133,4 +133,5 @@ def attention_answer(
         "future_shares": shares,
         "row_future_shares": shares.mean(axis=0),
         "relations": relations,
+        "verdicts": [{"kind": v.kind, "relations": list(v.relations)} for v in result.verdicts],
     }
