@@ -13,10 +13,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.core.attention import multi_head_attention
-from app.core.borrowing import own_pairs
-from app.models.heads import Layer, relation_scores
+from app.core.borrowing import own_pairs, relation_scores
+from app.models.heads import Layer
 from app.models.relations import RELATIONS, analyse, features
 from app.models.translator import BOS, Translator
+from app.models.verdicts import every_relation_has_its_own_head, serves_every_relation
 
 FloatArray = NDArray[np.float64]
 MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
@@ -28,11 +29,13 @@ MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as exam
 def evaluate(
     layer: Layer, heads: int, held_out: list[list[str]], field_codes: dict[str, NDArray[np.float64]]
 ) -> dict[str, Any]:
-    """Per relation and head, the mean weight on the targets over the held-out sentences (numpy inference).
+    """Per relation and head, the score (app.core.borrowing.relation_scores: the weight a word puts on all of
+    its partners together) averaged over every word with partners in the held-out sentences (numpy
+    inference).
 
     Two ways: over all of a relation's pairs, and under ``own`` over only the pairs no other relation claims
     (app.core.borrowing.own_pairs), so that a head serving grammar earns nothing for meaning on a pair that
-    is both. ``own["pairs"]`` and ``pairs`` count the pairs each average runs over.
+    is both. ``own["words"]`` and ``words`` count the words each average runs over.
     """
     sums = {name: np.zeros(heads) for name in RELATIONS}
     counts = dict.fromkeys(RELATIONS, 0)
@@ -49,15 +52,71 @@ def evaluate(
                 (own_pairs(name, analysis.targets), own_sums, own_counts),
             ):
                 if pairs:
-                    total[name] += relation_scores(w, pairs) * len(pairs)
-                    count[name] += len(pairs)
+                    queries = len({i for i, _ in pairs})
+                    total[name] += relation_scores(w, pairs) * queries
+                    count[name] += queries
         diversity.append(head_spread(w))
     return {
         **_best(sums, counts),
-        "pairs": counts,
-        "own": {**_best(own_sums, own_counts), "pairs": own_counts},
+        "words": counts,
+        "own": {**_best(own_sums, own_counts), "words": own_counts},
         "head_spread": float(np.mean(diversity)) if heads > 1 else 0.0,
     }
+
+
+def sentence_scores(
+    layer: Layer,
+    heads: int,
+    words: list[str],
+    field_codes: dict[str, NDArray[np.float64]],
+    targets: dict[str, list[tuple[int, int]]] | None = None,
+) -> dict[str, list[float]]:
+    """{relation: [score of head k]} on one sentence, for every relation with pairs: the rules' pairs, or
+    ``targets`` when given (pairs written by hand, say); the layer's inputs always come from the rules."""
+    analysis = analyse(words)
+    x = features(analysis, field_codes)
+    w = multi_head_attention(x, layer.w_q, layer.w_k, layer.w_v, heads).stages.weights
+    pairs = targets if targets is not None else analysis.targets
+    return {name: relation_scores(w, pairs[name]).tolist() for name in RELATIONS if pairs.get(name)}
+
+
+def story(
+    layers: dict[int, Layer],
+    sentences: list[list[str]],
+    field_codes: dict[str, NDArray[np.float64]],
+    targets: list[dict[str, list[tuple[int, int]]]] | None = None,
+) -> dict[str, Any]:
+    """How often figure 1's story holds (app.models.verdicts): at 3 heads every relation a sentence has is
+    served by a head of its own, and at 1 head the lone head serves them all. ``layers`` holds the layers
+    for h = 1 and 3; ``targets``, when given, the pairs to score each sentence on (default: the rules')."""
+    own = lone = holds = 0
+    for k, words in enumerate(sentences):
+        pairs = targets[k] if targets is not None else None
+        three = sentence_scores(layers[3], 3, words, field_codes, pairs)
+        one = sentence_scores(layers[1], 1, words, field_codes, pairs)
+        own_heads = every_relation_has_its_own_head(three)
+        one_serves = serves_every_relation(one)
+        own += own_heads
+        lone += one_serves
+        holds += own_heads and not one_serves
+    n = max(len(sentences), 1)
+    return {
+        "sentences": len(sentences),
+        "own_head_at_3": own / n,
+        "one_head_serves_all": lone / n,
+        "story_holds": holds / n,
+    }
+
+
+def meaning_overlap(sentences: list[list[str]]) -> float:
+    """The share of meaning pairs that are also grammar or position pairs, by the rules."""
+    total = shared = 0
+    for words in sentences:
+        targets = analyse(words).targets
+        others = set(targets["grammar"]) | set(targets["position"])
+        total += len(targets["meaning"])
+        shared += sum(pair in others for pair in targets["meaning"])
+    return shared / max(total, 1)
 
 
 def _best(sums: dict[str, NDArray[np.float64]], counts: dict[str, int]) -> dict[str, Any]:

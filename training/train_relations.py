@@ -3,21 +3,27 @@
     pip install -e '.[train]'      # PyTorch, CPU build
     python -m training.train_relations
 
-writes ``app/weights/relations.npz`` (trained and initial projections for h = 1, 2, 3, 4, 6, 8, 12, 24, and
-the field codes) and ``app/weights/relations_curve.json`` (final training loss and held-out scores per h).
+writes ``app/weights/relations.npz`` (trained and initial projections for every h that divides d_model = 48,
+and the field codes) and ``app/weights/relations_curve.json`` (per h the final training loss and the scores on
+two test sets; and figure 1's story measured on three).
 
-The layer reads each token's 24 input numbers and must output, for each of the three relations, the
-4-number signature of the token that relation points at. The loss is the squared error of that output,
-averaged over each relation's own targets and then summed with equal weight, so the rare meaning relation
-counts as much as position, which every word has. The loss never looks at the attention weights: which
-head ends up serving which relation is up to the optimiser. For each h several seeds are trained and the
-one with the lowest training loss is kept.
+The layer reads each token's 48 input numbers (app.models.relations.FEATURE_NAMES) and must output, for each
+of the three relations, the 4-number signature of the token that relation points at (the mean of them when a
+word has several partners). The loss is the squared error of that output, averaged over each relation's own
+targets and then summed with equal weight, so the rare meaning relation counts as much as position, which
+every word has. The loss never looks at the attention weights: which head ends up serving which relation is
+up to the optimiser. For each h several seeds are trained and the one with the lowest training loss is kept.
+
+It trains on everyday sentences from training.relation_corpus, made of the words it does not hold out, and is
+measured on a held-out sample of the same kind, on sentences held out by construction (made of words
+training never saw) and on forty everyday sentences written by hand with their pairs (training.written).
 """
 
 from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +31,41 @@ import numpy as np
 import torch
 
 from app.core.attention import valid_head_counts
-from app.models.heads import PROJECTIONS, Layer
+from app.models.heads import PROJECTIONS, Layer, RelationHeads
 from app.models.lexicon import FIELDS
 from app.models.relations import D_MODEL, RELATIONS, SIGNATURE_DIM, SIGNATURE_SLICE, analyse, features
+from app.models.verdicts import THRESHOLDS
 from training.command import command_line
-from training.evaluation import evaluate
-from training.relation_corpus import heldout_sentences, spread_field_codes, training_sentences
+from training.evaluation import evaluate, meaning_overlap, story
+from training.relation_corpus import (
+    DEFAULT_SENTENCE,
+    HELD_OUT_PERCENT,
+    heldout_sentences,
+    novel_sentences,
+    spread_field_codes,
+    training_sentences,
+)
+from training.written import DEVELOPMENT, WRITTEN
+from training.written import load as load_written
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "app" / "weights"
-DEFAULT_SENTENCE = ["the", "river", "bank", "was", "steep"]
 D_OUT = SIGNATURE_DIM * len(RELATIONS)
+# How every layer is trained and measured, here and in training.train_sharing (its g = h rows are these runs)
+RUN = {
+    "steps": 2500,
+    "seeds": 3,
+    "train_size": 12000,
+    "heldout_size": 500,
+    "novel_size": 600,
+    "batch_size": 128,
+}
 
 
 def encode(batch: list[list[str]], field_codes: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
-    """Pad a batch: inputs (B, T, 24), key padding (B, T), targets (B, T, 12), their loss mask (B, T, 3)."""
+    """Pad a batch: inputs (B, T, d_model), key padding (B, T), targets (B, T, 12), their loss mask (B, T, 3).
+
+    A word's target for a relation is its partner's signature, or the mean of its partners' signatures when
+    it has several (attention split evenly between them delivers exactly that)."""
     B, T = len(batch), max(len(s) for s in batch)
     x = np.zeros((B, T, D_MODEL))
     pad = np.ones((B, T), dtype=bool)
@@ -50,9 +77,11 @@ def encode(batch: list[list[str]], field_codes: dict[str, np.ndarray]) -> dict[s
         x[b, :n] = features(analysis, field_codes)
         pad[b, :n] = False
         for r, name in enumerate(RELATIONS):
-            for i, j in analysis.targets[name]:
-                y[b, i, r] = x[b, j, SIGNATURE_SLICE]
-                m[b, i, r] = 1.0
+            for i, j in analysis.targets[name]:  # a word with several partners: the mean of their signatures
+                y[b, i, r] += x[b, j, SIGNATURE_SLICE]
+                m[b, i, r] += 1.0
+    y /= np.maximum(m, 1.0)[..., None]
+    m = np.minimum(m, 1.0)
     return {
         "x": torch.tensor(x, dtype=torch.float64),
         "pad": torch.tensor(pad),
@@ -144,16 +173,28 @@ def train_one(
     return layer, initial, final
 
 
-def prepare(
-    train_size: int, heldout_size: int, weighting: str = "per-relation"
-) -> tuple[dict[str, np.ndarray], list[list[str]], list[list[str]], dict[str, torch.Tensor], torch.Tensor]:
-    """What every run trains and is measured on: the field codes, the training sentences, the held-out ones
-    (none of them a training sentence or the default sentence), the encoded training set and the relations'
-    weights in the loss."""
+@dataclass(frozen=True)
+class Prepared:
+    """What every run trains and is measured on: the field codes, the training sentences, two test sets (a
+    held-out sample of the training distribution, none of it a training sentence or the default sentence; and
+    the sentences held out by construction, made of words training never saw), the encoded training set and
+    the relations' weights in the loss."""
+
+    field_codes: dict[str, np.ndarray]
+    train: list[list[str]]
+    held_out: list[list[str]]
+    novel: list[list[str]]
+    data: dict[str, torch.Tensor]
+    relation_weight: torch.Tensor
+
+
+def prepare(train_size: int, heldout_size: int, novel_size: int, weighting: str = "per-relation") -> Prepared:
+    """The sentences, field codes, encoded data and loss weights every run shares (``Prepared``)."""
     field_codes = spread_field_codes(FIELDS)
     train = training_sentences(train_size)
     seen = {" ".join(s) for s in train} | {" ".join(DEFAULT_SENTENCE)}
     held_out = heldout_sentences(heldout_size, exclude=frozenset(seen))
+    novel = novel_sentences(novel_size)
 
     data = encode(train, field_codes)
     if weighting == "per-relation":
@@ -161,7 +202,7 @@ def prepare(
     else:  # every target counts once: relations weigh as much as they have targets
         frequency = data["m"].sum((0, 1))
         relation_weight = frequency / frequency.sum()
-    return field_codes, train, held_out, data, relation_weight
+    return Prepared(field_codes, train, held_out, novel, data, relation_weight)
 
 
 def train_kept(
@@ -190,38 +231,81 @@ def measured(
     trained: Layer,
     init: Layer,
     heads: int,
-    held_out: list[list[str]],
-    field_codes: dict[str, np.ndarray],
+    prepared: Prepared,
     losses: list[float],
     best_seed: int,
     started: float,
 ) -> dict[str, Any]:
     """What the record keeps of a kept layer (``train_kept``), in the record's order: its final loss, every
-    seed's, the seed kept, its held-out scores, the untrained layer's head spread, its best scores on the
-    default sentence, and the seconds since ``started``."""
+    seed's, the seed kept, its scores on the held-out sample and on the set held out by construction, the
+    untrained layer's head spread, its best scores on the default sentence, and the seconds since
+    ``started``."""
+    codes = prepared.field_codes
     return {
         "final_loss": losses[best_seed],
         "seed_losses": losses,
         "seed": best_seed,
-        "heldout": evaluate(trained, heads, held_out, field_codes),
-        "untrained_head_spread": evaluate(init, heads, held_out, field_codes)["head_spread"],
-        "default_sentence": evaluate(trained, heads, [DEFAULT_SENTENCE], field_codes)["best_score"],
+        "heldout": evaluate(trained, heads, prepared.held_out, codes),
+        "novel": evaluate(trained, heads, prepared.novel, codes),
+        "untrained_head_spread": evaluate(init, heads, prepared.held_out, codes)["head_spread"],
+        "default_sentence": evaluate(trained, heads, [list(DEFAULT_SENTENCE)], codes)["best_score"],
         "seconds": round(time.time() - started, 1),
     }
 
 
+def story_record(layers: dict[int, Layer], prepared: Prepared) -> dict[str, Any]:
+    """Figure 1's story (training.evaluation.story) on every test set: the held-out sample, the set held out
+    by construction, and the sentences written by hand (the forty written after the rules were frozen, and
+    the forty the rules were developed on), each on its hand-written pairs and on the rules' pairs; and how
+    often meaning pairs are also grammar or position pairs."""
+    codes = prepared.field_codes
+    record: dict[str, Any] = {
+        "thresholds": THRESHOLDS,
+        "heldout": story(layers, prepared.held_out, codes),
+        "novel": story(layers, prepared.novel, codes),
+    }
+    for name, path in (("written", WRITTEN), ("dev", DEVELOPMENT)):
+        if path.is_file():
+            written = load_written(path)
+            words = [w.words for w in written]
+            record[name] = story(layers, words, codes, [w.targets for w in written])
+            record[f"{name}_by_the_rules"] = story(layers, words, codes)
+    record["meaning_overlap"] = {
+        "heldout": meaning_overlap(prepared.held_out),
+        "novel": meaning_overlap(prepared.novel),
+    }
+    return record
+
+
+def remeasure(prepared: Prepared) -> None:
+    """Measure the committed layers' story again (``story_record``) and write it into the record, leaving
+    the weights and the rest of the record as they are: for test sets added after training."""
+    heads = RelationHeads(WEIGHTS / "relations.npz")
+    layers = {h: heads.layers[(h, "trained")] for h in (1, 3)}
+    path = WEIGHTS / "relations_curve.json"
+    curve = json.loads(path.read_text(encoding="utf-8"))
+    curve["story"] = story_record(layers, prepared)
+    print("story", json.dumps(curve["story"]), flush=True)
+    path.write_text(json.dumps(curve, indent=1) + "\n", encoding="utf-8")
+
+
 def main() -> None:
-    parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
+    parser = command_line(__doc__, **RUN)
     parser.add_argument("--weighting", choices=("per-relation", "per-target"), default="per-relation")
     parser.add_argument(
         "--heads", type=int, nargs="*", default=None, help="try only these head counts; writes nothing"
     )
+    parser.add_argument(
+        "--measure", action="store_true", help="train nothing: measure the committed layers' story again"
+    )
     args = parser.parse_args()
     torch.set_num_threads(2)
 
-    field_codes, train, held_out, data, relation_weight = prepare(
-        args.train_size, args.heldout_size, args.weighting
-    )
+    prepared = prepare(args.train_size, args.heldout_size, args.novel_size, args.weighting)
+    if args.measure:
+        remeasure(prepared)
+        return
+    field_codes, relation_weight = prepared.field_codes, prepared.relation_weight
     arrays: dict[str, np.ndarray] = {
         "field_names": np.array(FIELDS),
         "field_codes": np.stack([field_codes[f] for f in FIELDS]),
@@ -230,19 +314,23 @@ def main() -> None:
         "d_model": D_MODEL,
         "relations": list(RELATIONS),
         "relation_weight": dict(zip(RELATIONS, relation_weight.tolist(), strict=True)),
-        "train_sentences": len(train),
-        "heldout_sentences": len(held_out),
+        "train_sentences": len(prepared.train),
+        "heldout_sentences": len(prepared.held_out),
+        "novel_sentences": len(prepared.novel),
+        "held_out_words_percent": HELD_OUT_PERCENT,
         "steps": args.steps,
         "seeds": args.seeds,
         "selection": "lowest final training loss over the seeds",
         "weighting": "squared error averaged per relation over its own targets; relations weighted equally",
         "heads": [],
     }
+    kept: dict[int, Layer] = {}
     for heads in args.heads or valid_head_counts(D_MODEL):
         started = time.time()
         trained, init, losses, best_seed = train_kept(
-            heads, data, args.steps, args.batch_size, relation_weight, args.seeds
+            heads, prepared.data, args.steps, args.batch_size, relation_weight, args.seeds
         )
+        kept[heads] = Layer(**trained)
         final = losses[best_seed]
         for p in PROJECTIONS:
             arrays[f"trained/{heads}/{p}"] = trained[p]
@@ -250,9 +338,7 @@ def main() -> None:
         entry = {
             "heads": heads,
             "head_width": D_MODEL // heads,
-            **measured(
-                Layer(**trained), Layer(**init), heads, held_out, field_codes, losses, best_seed, started
-            ),
+            **measured(Layer(**trained), Layer(**init), heads, prepared, losses, best_seed, started),
         }
         curve["heads"].append(entry)  # type: ignore[attr-defined]
         scores, default = entry["heldout"], entry["default_sentence"]
@@ -266,6 +352,9 @@ def main() -> None:
             flush=True,
         )
 
+    if 1 in kept and 3 in kept:
+        curve["story"] = story_record(kept, prepared)
+        print("story", json.dumps(curve["story"]), flush=True)
     if args.heads:
         print("a partial run (--heads) writes nothing")
         return

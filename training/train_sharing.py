@@ -28,7 +28,7 @@ from app.core.attention import valid_head_counts
 from app.models.heads import PROJECTIONS, SHARED_FILE, WEIGHTS_FILE, Layer, as_multi_head, kv_head_of
 from app.models.relations import D_MODEL
 from training.command import command_line
-from training.train_relations import D_OUT, WEIGHTS, measured, prepare, train_kept
+from training.train_relations import D_OUT, RUN, WEIGHTS, measured, prepare, train_kept
 
 RECORD_FILE = "relations_shared_curve.json"
 HEADS = (2, 3, 4, 6, 8, 12)  # h = 1 has nothing to share
@@ -40,6 +40,7 @@ ORDINARY_FIELDS = (
     "seed_losses",
     "seed",
     "heldout",
+    "novel",
     "untrained_head_spread",
     "default_sentence",
     "seconds",
@@ -76,7 +77,7 @@ def pair(text: str) -> tuple[int, int]:
 
 
 def main() -> None:
-    parser = command_line(__doc__, steps=2500, seeds=3, train_size=6000, heldout_size=500, batch_size=128)
+    parser = command_line(__doc__, **RUN)
     parser.add_argument("--heads", type=int, nargs="+", default=list(HEADS), help="the query head counts")
     parser.add_argument(
         "--only",
@@ -89,14 +90,16 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(2)
 
-    field_codes, train, held_out, data, relation_weight = prepare(args.train_size, args.heldout_size)
+    prepared = prepare(args.train_size, args.heldout_size, args.novel_size)
     curve = json.loads((WEIGHTS / "relations_curve.json").read_text(encoding="utf-8"))
-    settings = {k: curve[k] for k in ("steps", "seeds", "train_sentences", "heldout_sentences")}
+    compared = ("steps", "seeds", "train_sentences", "heldout_sentences", "novel_sentences")
+    settings = {k: curve[k] for k in compared}
     ours = {
         "steps": args.steps,
         "seeds": args.seeds,
-        "train_sentences": len(train),
-        "heldout_sentences": len(held_out),
+        "train_sentences": len(prepared.train),
+        "heldout_sentences": len(prepared.held_out),
+        "novel_sentences": len(prepared.novel),
     }
     if settings != ours and not args.only:
         parser.error(
@@ -108,7 +111,7 @@ def main() -> None:
     arrays: dict[str, np.ndarray] = {}
     layers: list[dict[str, object]] = []
     record = {
-        **{k: v for k, v in curve.items() if k != "heads"},  # the same data, objective, steps and selection
+        **{k: v for k, v in curve.items() if k not in ("heads", "story")},  # the same data, objective, steps
         "sharing": "query head i reads key/value head i // (h/g); W_K and W_V are d_model × g·d_k",
         "g_equals_h": "relations.npz's layer for h: its figures are relations_curve.json's entry for h",
         "layers": layers,
@@ -133,7 +136,7 @@ def main() -> None:
             continue
         started = time.time()
         trained, init, losses, best_seed = train_kept(
-            heads, data, args.steps, args.batch_size, relation_weight, args.seeds, kv_heads
+            heads, prepared.data, args.steps, args.batch_size, prepared.relation_weight, args.seeds, kv_heads
         )
         final = losses[best_seed]
         for p in PROJECTIONS:
@@ -147,7 +150,7 @@ def main() -> None:
             **base,
             "parameters": parameter_counts(heads, kv_heads),
             "weights": SHARED_FILE,
-            **measured(wide, wide_init, heads, held_out, field_codes, losses, best_seed, started),
+            **measured(wide, wide_init, heads, prepared, losses, best_seed, started),
         }
         layers.append(entry)
         scores = entry["heldout"]
