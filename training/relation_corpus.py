@@ -13,8 +13,9 @@ decide every target.
 
 Held out by construction: about one content word in seven (by a hash of its dictionary form, so every form
 of a word goes the same way) never appears in a training sentence. ``novel_sentences`` builds a test set
-whose every sentence puts such a word in its meaning pair or, without one, in another slot, so that the set
-is made of words, and so of combinations, that training never saw.
+from those words: every content slot takes a held-out word where the held-out vocabulary has one of the
+kind, and every planted meaning pair has one, so that the set is made of words, and so of combinations,
+that training never saw.
 """
 
 from __future__ import annotations

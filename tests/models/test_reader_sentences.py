@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from app.models.relations import analyse
+from training import written
 
 HERE = Path(__file__).parent
 FILES = ("reader_sentences.txt", "reader_sentences_heldout.txt")
@@ -53,24 +54,12 @@ def _name(words: list[str], j: int) -> str:
 
 
 def load(name: str) -> list[tuple[list[str], Expected]]:
-    """[(words, [(word, expected partner names)])] in file order; the file is checked as it is read."""
-    sentences: list[tuple[list[str], Expected]] = []
-    for raw in (HERE / name).read_text(encoding="utf-8").splitlines():
-        line = raw.rstrip()
-        if not line or line.startswith("#"):
-            continue
-        if not line.startswith(" "):
-            sentences.append((line.split(), []))
-            continue
-        word, _, partners = (part.strip() for part in line.partition("->"))
-        names = frozenset() if partners == "-" else frozenset(p.strip() for p in partners.split(","))
-        sentences[-1][1].append((word, names))
-    for words, expected in sentences:
-        assert [w for w, _ in expected] == words, f"one line per word, in order: {' '.join(words)}"
-        valid = {_name(words, j) for j in range(len(words))}
-        for _, names in expected:
-            assert names <= valid, f"{sorted(names - valid)} in {' '.join(words)}: name repeats as word#k"
-    return sentences
+    """[(words, [(word, expected partner names)])] in file order, read (and checked) by training.written."""
+    return [
+        (w.words, [(word, frozenset(_name(w.words, j) for i, j in w.targets["grammar"] if i == k))
+                   for k, word in enumerate(w.words)])
+        for w in written.load(HERE / name)
+    ]  # fmt: skip
 
 
 def predicted(words: list[str]) -> list[frozenset[str]]:
