@@ -25,7 +25,9 @@ def content_lemmas(sentences: list[list[str]]) -> list[str]:
         LEXICON[w].lemma
         for s in sentences
         for w in s
-        if w in LEXICON and LEXICON[w].pos in ("noun", "verb", "adj") and LEXICON[w].lemma not in AUXILIARY_LEMMAS
+        if w in LEXICON
+        and LEXICON[w].pos in ("noun", "verb", "adj")
+        and LEXICON[w].lemma not in AUXILIARY_LEMMAS
     ]
 
 

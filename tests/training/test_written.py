@@ -1,4 +1,4 @@
-"""Reading sentences whose pairs were written by hand (training.written): the pairs, and files that are wrong."""
+"""Reading sentences whose pairs were written by hand (training.written): the pairs, and wrong files."""
 
 from pathlib import Path
 
