@@ -25,6 +25,7 @@ from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
 from app.models.tiny_lm import DEFAULT_SENTENCE as LM_DEFAULT_SENTENCE
 from app.models.tiny_lm import MAX_POSITIONS as LM_MAX_POSITIONS
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
+from app.models.verdicts import THRESHOLDS as VERDICT_THRESHOLDS
 
 router = APIRouter(tags=["pages"])
 SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it
@@ -101,14 +102,15 @@ def sharing_record() -> dict[str, Any] | None:
 @lru_cache(maxsize=1)
 def ambiguous_words() -> list[dict[str, Any]]:
     """The words with two senses that figure 1's meaning relation knows (lexicon.toml [ambiguous.*]), each
-    sense with a short unambiguous noun of its field that settles it: [{word, senses: [{field, cue}]}]."""
+    sense with a short unambiguous noun of its field that settles it: [{word, senses: [{field, cue}]}]. A verb
+    is named by its plain form ("+draw:drew" is "draw")."""
 
     def cue(field: str) -> str | None:
         nouns = words("noun", field=field, number="sg", ambiguous=False)
         return min(nouns, key=lambda w: (len(w), w)) if nouns else None
 
     return [
-        {"word": word.lstrip("+"), "senses": [{"field": f, "cue": cue(f)} for f in senses]}
+        {"word": word.lstrip("+").partition(":")[0], "senses": [{"field": f, "cue": cue(f)} for f in senses]}
         for table in AMBIGUOUS.values()
         for word, senses in table.items()
     ]
@@ -120,8 +122,9 @@ def ambiguous_words() -> list[dict[str, Any]]:
 RECORDS: tuple[dict[str, str], ...] = (
     {
         "shown_in": f"Section 1 and figure {number('heads-dial')}",
-        "holds": "held-out relation scores per head count, the training loss per head count (the capacity "
-        "curve), how differently the heads look before and after training",
+        "holds": "relation scores per head count on held-out sentences and on sentences made of words "
+        "training never saw, the training loss per head count (the capacity curve), how differently the "
+        "heads look before and after training, and how often the story holds on each test set",
         "file": "relations_curve.json",
         "command": "training.train_relations",
     },
@@ -206,6 +209,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "capacity": capacity_curve(),
         "sharing": sharing_record(),
         "ambiguousWords": ambiguous_words(),
+        "verdictThresholds": VERDICT_THRESHOLDS,  # how figure 1's heads are judged, for its score note
         "figures": NUMBERS,  # every figure's number, for browser code that names another figure
     }
 

@@ -18,15 +18,21 @@ export const RELATIONS = {
 export const relationInfo = (name) =>
   RELATIONS[name] ?? { label: name, what: "", does: `tracks ${name}` };
 
-/** A relation's list item, headed by its name and what it pairs; the caller appends the result. */
-export function relationItem(name) {
+/** A relation's list item, headed by its name and what it pairs; the caller appends the result. With
+ * `control`, the name is a button (class relation__label) the caller gives a job, such as showing the
+ * relation's pairs while it has the focus. */
+export function relationItem(name, { control = false } = {}) {
   const info = relationInfo(name);
   const li = document.createElement("li");
   li.className = "relation";
   li.dataset.relation = name;
   const heading = document.createElement("div");
   heading.className = "relation__name";
-  const strong = document.createElement("strong");
+  const strong = document.createElement(control ? "button" : "strong");
+  if (control) {
+    strong.type = "button";
+    strong.className = "relation__label";
+  }
   strong.textContent = info.label;
   const what = document.createElement("span");
   what.className = "relation__what";

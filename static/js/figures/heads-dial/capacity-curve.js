@@ -2,6 +2,7 @@
 // count (both axes logarithmic), the dial's current count marked, and the head spread measured at that count.
 
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
+import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, setAttrs, svg, svgText } from "../../lib/svg.js";
 import { plural } from "./words.js";
 
@@ -14,6 +15,8 @@ export class CapacityCurve {
     this.capacity = capacity;
     this.points = capacity?.heads ?? [];
     this.mark = null; // the current head count's ring and label, once drawn
+    // The width of the layer the record trained: stated there, else heads × head width of any point.
+    this.dModel = capacity?.d_model ?? (this.points[0] ? this.points[0].heads * this.points[0].head_width : null);
   }
 
   /** Draw the curve to the box's width (or hide its panel when the page data has none). */
@@ -43,16 +46,23 @@ export class CapacityCurve {
     drawLogAxis(axes, { lo, hi, y: Y, left: m.left, right: width - m.right, title: "final training loss (log scale)" });
     const base = height - m.bottom;
     const tick = (text, attrs) => svgText("text", text, attrs, axes);
+    // Counts close together on the log scale (12 and 16 of a narrow chart) would print over each other: such a
+    // tick keeps its mark and loses its labels (the ring's label and the slider still name every count).
+    const font = `700 11px ${fontFamily(box)}`;
+    const room = (p) => Math.max(measure(String(p.heads), font), measure(String(p.head_width), font));
+    let last = null;
     for (const p of points) {
       const px = r1(X(p.heads));
       svg("line", { class: "chart__tickmark", x1: px, x2: px, y1: base, y2: base + 4 }, axes);
+      if (last && px - X(last.heads) < (room(p) + room(last)) / 2 + 4) continue;
+      last = p;
       const at = { x: px, "text-anchor": "middle" };
       tick(String(p.heads), { class: "chart__tick chart__tick--x", ...at, y: base + 15, "data-heads": p.heads });
       tick(String(p.head_width), { class: "chart__tick chart__tick--width", ...at, y: base + 29 });
     }
     tick("heads", { class: "chart__tick", x: m.left - 6, y: base + 15, "text-anchor": "end" });
     tick("width", { class: "chart__tick chart__tick--width", x: m.left - 6, y: base + 29, "text-anchor": "end" });
-    tick("heads on a log scale; width = 24 / heads", {
+    tick(`heads on a log scale; width = ${this.dModel} / heads`, {
       class: "chart__tick chart__axis-title",
       x: m.left,
       y: height - 4,
@@ -72,10 +82,11 @@ export class CapacityCurve {
       X,
       Y,
       width,
+      top: m.top,
     };
     box.appendChild(root);
     this.text.textContent =
-      `Each point is the same ${this.capacity.d_model ?? 24}-wide layer, trained with the dial at that setting; ` +
+      `Each point is the same ${this.dModel}-wide layer, trained with the dial at that setting; ` +
       `lower loss means it delivers the three relations better. ${this.finding()} These are stored figures ` +
       "from the training run (python -m training.train_relations), not computed from your sentence.";
   }
@@ -102,16 +113,22 @@ export class CapacityCurve {
   highlight(h) {
     const p = this.points.find((q) => q.heads === h);
     if (this.mark && p) {
-      const { ring, label, X, Y, width } = this.mark;
+      const { ring, label, X, Y, width, top } = this.mark;
       const cx = X(h);
       const cy = Y(p.final_loss);
       setAttrs(ring, { cx: r1(cx), cy: r1(cy) });
-      const anchor = cx > width - 60 ? "end" : cx < 90 ? "start" : "middle";
-      setAttrs(label, {
-        x: r1(anchor === "end" ? cx + 6 : anchor === "start" ? cx - 6 : cx),
-        y: r1(cy - 12),
-        "text-anchor": anchor,
-      });
+      if (cy - 12 < top + 2) {
+        // Above the ring the label would run into the axis title: beside it instead, on the side with room.
+        const right = cx < width - 110;
+        setAttrs(label, { x: r1(right ? cx + 11 : cx - 11), y: r1(cy + 4), "text-anchor": right ? "start" : "end" });
+      } else {
+        const anchor = cx > width - 60 ? "end" : cx < 90 ? "start" : "middle";
+        setAttrs(label, {
+          x: r1(anchor === "end" ? cx + 6 : anchor === "start" ? cx - 6 : cx),
+          y: r1(cy - 12),
+          "text-anchor": anchor,
+        });
+      }
       label.textContent = `${plural(h, "head")}: ${formatLoss(p.final_loss)}`;
       for (const [heads, dot] of this.dots) dot.classList.toggle("is-current", heads === h);
       for (const tick of this.box.querySelectorAll(".chart__tick--x")) {

@@ -1,9 +1,9 @@
 // Figure 1's grid view: one heatmap per head (lib/heatmap.js), a row per word asking and a column per word
 // looked at, laid out in as many columns as keep the cells readable, under a strip of focusable words. Each
-// grid is headed by the head's name and verdict, and the relations' target cells are outlined in the
-// relations' colours (the grid's form of figure 1's ghost arcs). Used for long sentences and narrow screens,
-// where arcs turn to mush. Every label is 11 px or more; rows and columns too small for one are labelled every
-// k-th.
+// grid is headed by the head's name and its verdict with its scores. A relation's target cells are outlined in
+// its colour only while the reader points at or focuses that relation (`showTargets`), as the lanes show its
+// wanted pairs. Used for long sentences and narrow screens, where arcs turn to mush. Every label is 11 px or
+// more; rows and columns too small for one are labelled every k-th.
 
 import { MIN_WEIGHT } from "../../lib/arcs.js";
 import { headColour, markerPath, relationColour, relationDash } from "../../lib/colours.js";
@@ -23,8 +23,8 @@ const strength = (w) => Math.min(1, w * 1.15);
 
 /**
  * Draw the answer `data` as a strip of words and a heatmap per head into `container`, `width` px wide in the
- * font family `font`, each grid headed by its head's verdict (`verdicts[k].texts`); `bindToken(el, i)` makes
- * word i focusable. Returns the heatmaps (each with its head, `k`), ready for `focusRow`.
+ * font family `font`, each grid headed by its head's verdict (`verdicts[k]`, verdict.js); `bindToken(el, i)`
+ * makes word i focusable. Returns the heatmaps (each with its head, `k`), ready for `focusRow`.
  */
 export function drawHeatmapsView(container, data, { width, font, verdicts, bindToken }) {
   const { tokens, known, weights } = data;
@@ -61,7 +61,7 @@ export function drawHeatmapsView(container, data, { width, font, verdicts, bindT
   legend.className = "heatmap-axes";
   legend.textContent =
     "Rows: the word asking (query). Columns: the word looked at (key). " +
-    "An outlined cell is a pair a relation wants, in that relation's colour.";
+    "Point at a relation in the key to outline the pairs it wants, in its colour.";
   container.append(legend, grid);
   const pairs = pairRelations(data);
   const heatmaps = [];
@@ -99,8 +99,11 @@ function drawHeader(map, k, verdict, font) {
   const head = svg("g", { class: "heatmap__header", "aria-hidden": "true" }, map.root);
   svg("path", { d: markerPath(k, 6, 9, 4.5), fill: headColour(k) }, head);
   svgText("text", `Head ${k + 1}`, { class: "heatmap__title", x: 15, y: 13 }, head);
-  const text = verdict.texts.find((t) => measure(t, `600 ${LABEL}px ${font}`) <= width - 2) ?? verdict.texts.at(-1);
+  const text = verdict.lines.find((t) => measure(t, `600 ${LABEL}px ${font}`) <= width - 2) ?? verdict.lines.at(-1);
   const single = verdict.kind === "serves" ? verdict.relations[0] : null;
+  // Shortened to fit, the verdict keeps its whole wording as a tooltip (on a group: the text stays its own).
+  const line = svg("g", { class: "lane__verdict-line" }, head);
+  if (text !== verdict.lines[0]) svgText("title", verdict.lines[0], {}, line);
   svgText(
     "text",
     text,
@@ -111,22 +114,24 @@ function drawHeader(map, k, verdict, font) {
       "font-size": LABEL,
       ...(single ? { fill: relationColour(single) } : {}),
     },
-    head,
+    line,
   );
 }
 
-/** Outline every relation's target cells in its colour and dash; a cell two relations share gets two, nested. */
+/** Outline every relation's target cells in its colour and dash, hidden until `showTargets` shows that
+ * relation; a cell two relations claim gets an outline for each, shown one at a time. */
 function outlineTargets(map, pairs) {
   const { left, top, cell } = map.geometry;
   const layer = svg("g", { class: "heatmap__targets", fill: "none", "aria-hidden": "true" });
   map.root.insertBefore(layer, map.dim?.[0] ?? null);
+  map.targets = [];
+  const inset = 0.75;
+  const side = cell - 1 - 2 * inset;
+  if (side <= 1) return;
   for (const [key, names] of pairs) {
     const [i, j] = key.split(",").map(Number);
-    names.forEach((name, idx) => {
-      const inset = 0.75 + idx * 2;
-      const side = cell - 1 - 2 * inset;
-      if (side <= 1) return;
-      svg(
+    for (const name of names) {
+      const el = svg(
         "rect",
         {
           class: "heatmap__target",
@@ -138,12 +143,23 @@ function outlineTargets(map, pairs) {
           "stroke-width": 1.5,
           "stroke-dasharray": relationDash(name, 1.5),
           "stroke-linecap": name === "position" ? "round" : "butt",
+          visibility: "hidden",
           "data-relation": name,
           "data-query": i,
           "data-key": j,
         },
         layer,
       );
-    });
+      map.targets.push({ el, i, relation: name });
+    }
+  }
+}
+
+/** Outline relation `shown`'s target cells in the grid `map` (none for null), only row `focus`'s when a word
+ * is in focus. Attributes only. */
+export function showTargets(map, shown, focus) {
+  for (const t of map.targets ?? []) {
+    const visible = t.relation === shown && (focus === null || t.i === focus);
+    t.el.setAttribute("visibility", visible ? "visible" : "hidden");
   }
 }

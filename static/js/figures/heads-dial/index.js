@@ -1,10 +1,12 @@
 // Figure 1, the heads dial: a lane of arcs per head over a sentence, the relation scores, the capacity curve.
 //
 // Data flows one way: state (from the URL) -> one fetch of /api/attention -> one full redraw. A head chip, a
-// hover or a focus only rewrites attributes (opacity, aria-pressed); the maths all happens on the server.
-// The drawing is a lane per head (lanes-layout.js, lanes-view.js) with each head's verdict (verdict.js) or, for
-// long sentences and narrow screens, a heatmap per head (heatmaps-view.js); over it the story in one line and
-// the key (legend.js); under it the relation list (relations-list.js) and the capacity curve (capacity-curve.js).
+// hover or a focus only rewrites attributes (opacity, visibility, aria-pressed); the maths and the verdicts all
+// happen on the server. The drawing is a lane per head (lanes-layout.js, lanes-view.js) with each head's verdict
+// in words (verdict.js) or, for long sentences and narrow screens, a heatmap per head (heatmaps-view.js); over
+// it the story in one line and the key (legend.js), whose relations show their wanted pairs while pointed at or
+// focused (relation-focus.js); under it the relation list (relations-list.js) and the capacity curve
+// (capacity-curve.js). The caption's "Try:" line is worded from the answers too (try-line.js).
 
 import { ARC_TOKEN_LIMIT, arcsFit } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
@@ -16,27 +18,29 @@ import { TokenFocus } from "../../lib/token-focus.js";
 import { format, parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { CapacityCurve } from "./capacity-curve.js";
-import { drawHeatmapsView } from "./heatmaps-view.js";
+import { drawHeatmapsView, showTargets } from "./heatmaps-view.js";
 import { lanesLayout } from "./lanes-layout.js";
 import { drawLanesView, emphasiseLanes, morphFrom } from "./lanes-view.js";
 import { drawLegend } from "./legend.js";
+import { RelationFocus } from "./relation-focus.js";
 import { drawRelations } from "./relations-list.js";
+import { tryLine } from "./try-line.js";
 import { story, verdicts } from "./verdict.js";
 import { plural } from "./words.js";
 
 const NAME = "heads-dial";
-const DEFAULT_HEADS = 3;
+const DEFAULT_HEADS = 3; // also the count where the story has a head per relation
 const PREFETCHED_SENTENCES = 50; // sentences whose every head count has been asked for, remembered
 // The figure's elements marked data-part: its controls, drawing, relation list and capacity panel.
 const PARTS = [
-  ..."sentence heads readout trained chips".split(" "), // the controls
+  ..."try sentence heads readout trained chips".split(" "), // the caption's Try: line, the controls
   ..."story legend hint drawing note".split(" "), // the drawing, with its story line and key over it
   ..."relations capacity capacity-text spread".split(" "), // the panels under it
 ];
 
 export class HeadsDial extends Widget {
   constructor(figure, pageData) {
-    const validHeads = pageData.validHeads ?? [1, 2, 3, 4, 6, 8, 12, 24];
+    const validHeads = pageData.validHeads; // the served layer's (app/models/heads.py), never a copy
     super(figure, pageData, {
       name: NAME,
       schema: {
@@ -56,6 +60,7 @@ export class HeadsDial extends Widget {
     );
     if (this.state.head !== null && this.state.head > this.state.heads) this.state.head = null;
     this.focus = new TokenFocus(() => this.applyEmphasis()); // the hovered or focused word
+    this.relation = new RelationFocus(() => this.applyEmphasis()); // the relation whose wanted pairs show
     this.chips = new HeadChips(this.el.chips, (k) => this.update({ head: this.state.head === k + 1 ? null : k + 1 }));
     this.lanes = null; // the drawn lanes (lanes-view.js): their groups, arcs, ghosts and words, for restyling
     this.heatmaps = []; // the drawn heatmaps (lib/heatmap.js), each with its head k
@@ -73,6 +78,9 @@ export class HeadsDial extends Widget {
     this.watchSentence(sentence, (text) => this.update({ sentence: text }));
     heads.addEventListener("input", () => this.update({ heads: this.validHeads[Number(heads.value)], head: null }));
     trained.addEventListener("change", () => this.update({ trained: trained.checked }));
+    this.figure.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.relation.name !== null) this.relation.escape();
+    });
 
     this.drawCapacity();
     this.width = this.el.drawing.clientWidth;
@@ -107,7 +115,7 @@ export class HeadsDial extends Widget {
   /** The slider's readout, valuetext and the chips' pressed and faded states: cheap, so done on every change. */
   showDial() {
     const h = this.state.heads;
-    const d = this.data?.d_model ?? this.capacity?.d_model ?? 24;
+    const d = this.data?.d_model ?? Math.max(...this.validHeads); // every width divides itself
     this.el.heads.setAttribute("aria-valuetext", plural(h, "head"));
     this.el.readout.textContent = `${plural(h, "head")} × ${d / h} wide`;
     this.chips.isolate(this.state.head === null ? null : this.state.head - 1);
@@ -132,7 +140,32 @@ export class HeadsDial extends Widget {
   show(data) {
     if (this.state.head !== null && this.state.head > data.heads) this.setState({ head: null });
     this.redraw();
+    this.showTry();
     this.prefetch();
+  }
+
+  /** The caption's "Try:" line, from the answer drawn and the one at the count it suggests (try-line.js). */
+  async showTry() {
+    const { heads, trained } = this.state;
+    const request = this.url();
+    const storyHeads = this.validHeads.includes(DEFAULT_HEADS) ? DEFAULT_HEADS : null;
+    const count = heads === storyHeads ? 1 : storyHeads;
+    let other = null;
+    if (trained && count !== null && this.validHeads.includes(count)) {
+      other = await this.api.get(this.url(count)).catch(() => null);
+    }
+    if (this.url() !== request || !this.data) return; // the view moved on meanwhile
+    const example = this.pageData.ambiguousWords?.[0]?.word;
+    const parts = tryLine({ heads, trained, storyHeads: storyHeads ?? heads, data: this.data, other, example });
+    const line = this.el.try;
+    line.replaceChildren(
+      ...parts.map((part) => {
+        if (typeof part === "string") return part;
+        const b = document.createElement("b");
+        b.textContent = part.bold;
+        return b;
+      }),
+    );
   }
 
   /** After an answer, fetch every other head count for this sentence so the dial never waits on the network. */
@@ -153,6 +186,7 @@ export class HeadsDial extends Widget {
     performance.mark(`${NAME}:redraw:start`);
     const data = this.data;
     this.focus.reset();
+    this.relation.reset();
     this.chips.draw(data.heads);
     const width = this.width || 640; // kept current by the ResizeObserver: reading layout here would force it
     const n = data.tokens.length;
@@ -175,14 +209,19 @@ export class HeadsDial extends Widget {
     const mode = layout ? "lanes" : "heatmap";
     this.el.drawing.dataset.mode = mode;
     this.el.story.textContent = story(data, all);
-    drawLegend(this.el.legend, data, mode);
-    this.el.hint.textContent = `Point at a word, or tab to it, to see only its ${layout ? "arcs" : "row"}.`;
+    const bindRelation = (area, name, control) => this.relation.bind(area, name, control);
+    const hintId = this.el.hint.id || null;
+    drawLegend(this.el.legend, data, mode, { bindRelation, hintId });
+    const pairs = layout ? "draw the pairs it wants faintly in every lane" : "outline the pairs it wants";
+    this.el.hint.textContent =
+      `Point at a word, or tab to it, to see only its ${layout ? "arcs" : "row"}. ` +
+      `Point at a relation, or tab to it, to ${pairs}.`;
     this.el.note.textContent = layout
       ? ""
       : `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
         "each head is a grid: a row per word asking, a column per word looked at; darker means more weight.";
     this.el.note.hidden = !this.el.note.textContent;
-    drawRelations(this.el.relations, data);
+    drawRelations(this.el.relations, data, { bindRelation, hintId });
     this.showDial();
     this.applyEmphasis();
     performance.measure(`${NAME}:redraw`, `${NAME}:redraw:start`);
@@ -197,16 +236,20 @@ export class HeadsDial extends Widget {
 
   // ---- emphasis (attributes only) ----------------------------------------------------------------------
 
-  /** Fade the heads that are not isolated and hide the arcs (or dim the rows) of words that are not in focus. */
+  /** Fade the heads that are not isolated, hide the arcs (or dim the rows) of words that are not in focus, and
+   *  show the wanted pairs of the relation pointed at or focused, if any. */
   applyEmphasis() {
     const iso = this.state.head === null ? null : this.state.head - 1;
     const focus = this.focus.index;
-    if (this.lanes) emphasiseLanes(this.lanes, iso, focus);
+    const shown = this.relation.name;
+    if (this.lanes) emphasiseLanes(this.lanes, iso, focus, shown);
     for (const map of this.heatmaps) {
       map.root.setAttribute("opacity", iso !== null && map.k !== iso ? "0.25" : "1");
       map.focusRow(focus);
+      showTargets(map, shown, focus);
     }
     this.focus.mark();
+    this.relation.mark();
   }
 }
 

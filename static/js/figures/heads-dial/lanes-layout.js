@@ -53,7 +53,7 @@ export function lanesLayout(width, tokens, h, font) {
 /** Inside one lane `laneW` px wide: its header, the row of `n` words, and the arcs' paths. */
 function laneGeometry(laneW, n, fontSize, compact) {
   const slot = laneW / n;
-  const header = compact ? 40 : 46; // the head's name, bars and verdict
+  const header = compact ? 40 : 46; // the head's name, and its verdict under it
   const rise = clamp(28, 84, laneW * 0.17); // the tallest arc
   const boxH = Math.round(fontSize * 1.5 + 4);
   const yMid = header + rise + 6 + boxH / 2;

@@ -1,26 +1,38 @@
-// Figure 1's lanes: one small multiple per head, in one SVG. Each lane is headed by the head's key and name,
-// three small bars (its score on each relation) and its verdict in words; under them the sentence with that
-// head's arcs. An arc is coloured by the relation whose target pair it is (two strokes when two relations
-// share the pair), neutral grey when it serves none; under the ink, every target pair is a faint ghost arc in
-// its relation's colour, so a head's hits and misses both show. Chips, hover and focus only restyle
-// (`emphasiseLanes`).
+// Figure 1's lanes: one small multiple per head, in one SVG. Each lane is headed by the head's key and name
+// and its verdict in words with the score it rests on ("serves meaning · 0.98"); under them the sentence with
+// that head's arcs. An arc has one colour: the relation whose pair it joins (when several relations claim the
+// pair, the one this head's verdict serves if it is among them, else the first of meaning, grammar, position),
+// neutral grey when it joins none; weak arcs are faint (wide lanes) or left out (small lanes), so a head's real
+// choices stand out. A relation's wanted pairs ("ghosts") are drawn in every lane but hidden until the reader
+// points at or focuses that relation. Chips, hover and focus only restyle (`emphasiseLanes`).
 
 import { arcOpacity, arcWidth, drawToken, MIN_WEIGHT } from "../../lib/arcs.js";
-import { dashFor, headColour, isDark, markerPath, relationColour, relationDash } from "../../lib/colours.js";
+import {
+  dashFor,
+  headColour,
+  isDark,
+  markerPath,
+  relationColour,
+  relationDash,
+  RELATION_NAMES,
+} from "../../lib/colours.js";
 import { measure } from "../../lib/measure.js";
-import { relationInfo } from "../../lib/relations.js";
 import { r1, svg, svgText } from "../../lib/svg.js";
 import { headScores } from "./verdict.js";
 import { plural, tokenLabel } from "./words.js";
 
 export const FADED_LANE = 0.2; // opacity of the other lanes when a chip isolates one
-const GHOST_OPACITY = { wide: 0.2, compact: 0.13 }; // faint: a wanted pair is a hint, the ink is the head
-const DARK_GHOST = 1.6; // on a dark page a faint stroke needs more opacity to show as much
+export const WEAK = 0.1; // an arc lighter than this is no real choice of its head
+export const WEAK_OPACITY = 0.12; // ... and is drawn this faint in a wide lane (a small lane leaves it out)
+const GHOST_OPACITY = { wide: 0.28, compact: 0.22 }; // faint: a wanted pair is a hint, the ink is the head
+const DARK_GHOST = 1.5; // on a dark page a faint stroke needs more opacity to show as much
 
-/** The relations whose target pair (i, j) is, by pair: "i,j" -> [name, ...] in the answer's order. */
+/** The relations whose target pair (i, j) is, by pair: "i,j" -> [name, ...] in the order meaning, grammar,
+ * position. */
 export function pairRelations(data) {
   const pairs = new Map();
-  for (const r of data.relations) {
+  const order = (name) => (RELATION_NAMES.includes(name) ? RELATION_NAMES.indexOf(name) : RELATION_NAMES.length);
+  for (const r of [...data.relations].sort((a, b) => order(a.name) - order(b.name))) {
     for (const [i, j] of r.targets) {
       const key = `${i},${j}`;
       if (!pairs.has(key)) pairs.set(key, []);
@@ -30,7 +42,15 @@ export function pairRelations(data) {
   return pairs;
 }
 
-/** A stroke in relation `name`'s colour and dash (a dotted one with round caps). */
+/** The one relation an arc on a pair claimed by `names` is drawn in, for a head with verdict `verdict`: the
+ * relation the verdict serves when it is among them, else the first claimant; null for no claimant. */
+export function arcRelation(names, verdict) {
+  if (!names.length) return null;
+  const serving = verdict.kind === "serves" || verdict.kind === "shares";
+  return (serving && verdict.relations.find((r) => names.includes(r))) || names[0];
+}
+
+/** A stroke in relation `name`'s colour and dash (a dotted one with round caps); grey and solid for null. */
 function relationStroke(name, width) {
   return {
     stroke: relationColour(name),
@@ -42,8 +62,8 @@ function relationStroke(name, width) {
 
 /**
  * Draw the answer `data` as lanes laid out by `layout` (lanes-layout.js) into `container`, with each head's
- * verdict from `verdicts`; `bindToken(el, i)` makes word i's element answer to pointer and focus (the first
- * lane's words are also keyboard stops). Returns what `emphasiseLanes` restyles.
+ * verdict from `verdicts` (verdict.js); `bindToken(el, i)` makes word i's element answer to pointer and focus
+ * (the first lane's words are also keyboard stops). Returns what `emphasiseLanes` restyles.
  */
 export function drawLanesView(container, data, { layout, font, verdicts, bindToken }) {
   const { tokens, weights } = data;
@@ -69,8 +89,9 @@ function drawLane(root, drawn, { data, k, layout, font, verdict, pairs, bindToke
   const { lane, laneW, compact } = layout;
   const n = tokens.length;
   const at = layout.origin(k);
-  const scores = headScores(data, k);
-  const spoken = scores.map((s) => `${s.relation} ${s.score.toFixed(2)}`).join(", ");
+  const spoken = headScores(data, k)
+    .map((s) => `${s.relation} ${s.score.toFixed(2)}`)
+    .join(", ");
   // The outer group takes the chip's fade and the morph's transform; the inner one places the lane.
   const outer = svg(
     "g",
@@ -78,6 +99,7 @@ function drawLane(root, drawn, { data, k, layout, font, verdict, pairs, bindToke
       class: "lane arcs__head",
       "data-head": k,
       "data-verdict": verdict.kind,
+      "data-relations": verdict.relations.join(" "),
       stroke: headColour(k),
       role: "group",
       "aria-label": `Head ${k + 1} ${verdict.texts[0]}${spoken ? ` (scores: ${spoken})` : ""}`,
@@ -86,67 +108,67 @@ function drawLane(root, drawn, { data, k, layout, font, verdict, pairs, bindToke
   );
   const g = svg("g", { transform: `translate(${at.x} ${at.y})` }, outer);
   svg("rect", { class: "lane__bg", x: 0, y: 0, width: laneW, height: lane.height, rx: 6, stroke: "none" }, g);
-  drawHeader(g, { k, laneW, compact, font, verdict, scores });
+  drawHeader(g, { k, laneW, compact, font, verdict });
 
-  // Ghosts: every target pair of every relation, faint and wide, under the ink.
+  // Ghosts: every relation's wanted pairs, faint and wide, hidden until the reader asks for that relation.
   const ghosts = svg("g", { class: "lane__ghosts", fill: "none", "aria-hidden": "true" }, g);
+  const ghostOpacity = r1(GHOST_OPACITY[compact ? "compact" : "wide"] * (isDark() ? DARK_GHOST : 1) * 100) / 100;
   for (const [key, names] of pairs) {
     const [i, j] = key.split(",").map(Number);
-    const d = lane.path(i, j);
-    names.forEach((name, idx) => {
-      const wide = (compact ? 5 : 7) - idx * 2;
+    for (const name of names) {
       const el = svg(
         "path",
         {
           class: "lane__ghost",
-          d,
-          ...relationStroke(name, wide),
-          opacity: r1(GHOST_OPACITY[compact ? "compact" : "wide"] * (isDark() ? DARK_GHOST : 1) * 100) / 100,
+          d: lane.path(i, j),
+          ...relationStroke(name, compact ? 5 : 7),
+          opacity: ghostOpacity,
+          visibility: "hidden",
           "data-query": i,
           "data-key": j,
           "data-relation": name,
         },
         ghosts,
       );
-      drawn.ghosts.push({ el, i });
-    });
+      drawn.ghosts.push({ el, i, relation: name });
+    }
   }
 
   // Ink: the head's own arcs, the weakest first so the strongest lie on top; grey ones under coloured ones.
   const ink = svg("g", { class: "lane__ink", fill: "none", "aria-hidden": "true" }, g);
   const list = [];
   const row = data.weights[k];
+  const least = compact ? WEAK : MIN_WEIGHT;
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) if (row[i][j] >= MIN_WEIGHT) list.push({ i, j, w: row[i][j] });
+    for (let j = 0; j < n; j++) if (row[i][j] >= least) list.push({ i, j, w: row[i][j] });
   }
-  const rank = (a) => (pairs.has(`${a.i},${a.j}`) ? 1 : 0);
+  const rank = (a) => (a.w < WEAK ? 0 : pairs.has(`${a.i},${a.j}`) ? 2 : 1);
   list.sort((a, b) => rank(a) - rank(b) || a.w - b.w);
   for (const { i, j, w } of list) {
     const names = pairs.get(`${i},${j}`) ?? [];
-    const width = arcWidth(w, lane.strokeScale);
-    const base = arcOpacity(w);
-    const attrs = { d: lane.path(i, j), "data-head": k, "data-query": i, "data-key": j, "data-weight": w.toFixed(3) };
-    const strokes = names.length
-      ? names.map((name, idx) => {
-          // A shared pair: the first relation solid underneath, the second in its own dash on top.
-          const solid = idx === 0 && names.length > 1 ? { "stroke-dasharray": null, "stroke-linecap": "butt" } : {};
-          return { ...relationStroke(name, width), ...solid };
-        })
-      : [{ stroke: relationColour(null), "stroke-width": r1(width) }];
-    const els = strokes.map((stroke, idx) =>
-      svg(
-        "path",
-        {
-          class: idx ? "arc arc--second" : "arc",
-          ...attrs,
-          ...stroke,
-          "data-relations": names.join(" ") || "none",
-          opacity: base.toFixed(3),
-        },
-        ink,
-      ),
+    const relation = arcRelation(names, verdict);
+    const weak = w < WEAK;
+    const base = weak ? WEAK_OPACITY : arcOpacity(w);
+    const stroke = weak
+      ? { stroke: relationColour(relation), "stroke-width": 0.8 }
+      : relationStroke(relation, arcWidth(w, lane.strokeScale));
+    const el = svg(
+      "path",
+      {
+        class: weak ? "arc arc--weak" : "arc",
+        d: lane.path(i, j),
+        ...stroke,
+        "data-head": k,
+        "data-query": i,
+        "data-key": j,
+        "data-weight": w.toFixed(3),
+        "data-relation": relation ?? "none",
+        "data-relations": names.join(" ") || "none",
+        opacity: base.toFixed(3),
+      },
+      ink,
     );
-    drawn.arcs.push({ els, i, base });
+    drawn.arcs.push({ el, i, base });
   }
 
   const words = svg("g", { class: "lane__words" }, g);
@@ -175,8 +197,8 @@ function drawLane(root, drawn, { data, k, layout, font, verdict, pairs, bindToke
   drawn.lanes.push({ el: outer, k, box: { x: at.x, y: at.y, w: laneW } });
 }
 
-/** The lane's header: key and name, three bars (the head's relation scores) and the verdict in words. */
-function drawHeader(g, { k, laneW, compact, font, verdict, scores }) {
+/** The lane's header: the head's key and name, and under them its verdict with its scores, fitted to the lane. */
+function drawHeader(g, { k, laneW, compact, font, verdict }) {
   const head = svg("g", { class: "lane__header", "aria-hidden": "true" }, g);
   const nameSize = compact ? 12 : 13;
   const y = 15;
@@ -188,23 +210,13 @@ function drawHeader(g, { k, laneW, compact, font, verdict, scores }) {
   svg("path", { d: markerPath(k, 16, y - 4, 3.5), fill: headColour(k), stroke: "none" }, head);
   svgText("text", `Head ${k + 1}`, { class: "lane__name", x: 30, y, "font-size": nameSize, stroke: "none" }, head);
 
-  // Three bars, right-aligned: each relation's score, in its colour.
-  const barW = Math.max(20, Math.min(compact ? 36 : 64, laneW - 110)); // clear of the head's name
-  const barH = compact ? 4 : 5;
-  const x0 = laneW - barW - 8;
-  scores.forEach((s, idx) => {
-    const by = 5 + idx * (barH + 2);
-    const bar = svg("g", { class: "lane__bar", "data-relation": s.relation, stroke: "none" }, head);
-    svgText("title", `${relationInfo(s.relation).label}: ${s.score.toFixed(2)}`, {}, bar);
-    svg("rect", { class: "bar__track", x: x0, y: by, width: barW, height: barH, rx: 1 }, bar);
-    const fill = { x: x0, y: by, width: r1(Math.max(0.5, barW * Math.min(1, s.score))), height: barH, rx: 1 };
-    svg("rect", { ...fill, fill: relationColour(s.relation) }, bar);
-  });
-
   const size = compact ? 11 : 12;
-  const room = laneW - 16;
-  const text = verdict.texts.find((t) => measure(t, `600 ${size}px ${font}`) <= room) ?? verdict.texts.at(-1);
+  const room = laneW - 14;
+  const text = verdict.lines.find((t) => measure(t, `600 ${size}px ${font}`) <= room) ?? verdict.lines.at(-1);
   const single = verdict.kind === "serves" ? verdict.relations[0] : null;
+  // Shortened to fit, the verdict keeps its whole wording as a tooltip (on a group: the text stays its own).
+  const line = svg("g", { class: "lane__verdict-line" }, head);
+  if (text !== verdict.lines[0]) svgText("title", verdict.lines[0], {}, line);
   svgText(
     "text",
     text,
@@ -216,24 +228,25 @@ function drawHeader(g, { k, laneW, compact, font, verdict, scores }) {
       stroke: "none",
       ...(single ? { fill: relationColour(single) } : {}),
     },
-    head,
+    line,
   );
 }
 
 /**
  * Restyle the lanes (attributes only): with head `isolated` (0-based, or null) the other lanes fade; with word
- * `focus` (or null) only that word's arcs and target pairs stay, in every lane.
+ * `focus` (or null) only that word's arcs stay, in every lane; with relation `shown` (or null) that relation's
+ * wanted pairs appear (only the focused word's, when one is).
  */
-export function emphasiseLanes(drawn, isolated, focus) {
+export function emphasiseLanes(drawn, isolated, focus, shown = null) {
   for (const lane of drawn.lanes) {
     lane.el.setAttribute("opacity", isolated !== null && lane.k !== isolated ? String(FADED_LANE) : "1");
   }
   for (const arc of drawn.arcs) {
-    const o = focus !== null && arc.i !== focus ? "0" : arc.base.toFixed(3);
-    for (const el of arc.els) el.setAttribute("opacity", o);
+    arc.el.setAttribute("opacity", focus !== null && arc.i !== focus ? "0" : arc.base.toFixed(3));
   }
   for (const ghost of drawn.ghosts) {
-    ghost.el.setAttribute("visibility", focus !== null && ghost.i !== focus ? "hidden" : "visible");
+    const visible = ghost.relation === shown && (focus === null || ghost.i === focus);
+    ghost.el.setAttribute("visibility", visible ? "visible" : "hidden");
   }
   for (const t of drawn.tokens) t.el.classList.toggle("is-focus", t.i === focus);
 }

@@ -1,15 +1,15 @@
-// Figure 1's key to its drawing: the three relations' colours and dashes, the grey of an arc no relation
-// wants, the faint ghost of a wanted pair (a target cell's outline in the grids), and, when the sentence has
-// one, how a word outside the lexicon is drawn. Rebuilt with the drawing; the words of the sentence reach the
-// DOM only as text.
+// Figure 1's key to its drawing: the three relations' colours and dashes, each a button that shows, while the
+// reader points at or focuses it, the pairs that relation wants (in every lane, or outlined in every grid);
+// the grey of an arc no relation wants; and, when the sentence has one, how a word outside the lexicon is
+// drawn. Rebuilt with the drawing; the words of the sentence reach the DOM only as text.
 
-import { isDark, relationColour, relationDash, RELATION_NAMES } from "../../lib/colours.js";
+import { relationColour, relationDash, RELATION_NAMES } from "../../lib/colours.js";
 import { relationInfo } from "../../lib/relations.js";
 import { clear, svg } from "../../lib/svg.js";
 
 const KEY_W = 30;
 
-/** A small aria-hidden SVG: a stroke across it in `stroke`'s attributes (or the caller draws into it). */
+/** A small aria-hidden SVG: the caller draws into it. */
 function key(draw) {
   const root = svg("svg", {
     class: "dial-legend__key",
@@ -34,9 +34,10 @@ function item(list, drawKey, text, className = "") {
 }
 
 /**
- * Fill `list` with the key for the answer `data` drawn as `mode` ("lanes" or "heatmap").
+ * Fill `list` with the key for the answer `data` drawn as `mode` ("lanes" or "heatmap"); `bindRelation(el,
+ * name)` makes a relation's button show that relation's pairs; `hintId` is the id of the text that says so.
  */
-export function drawLegend(list, data, mode) {
+export function drawLegend(list, data, mode, { bindRelation, hintId }) {
   clear(list);
   for (const name of RELATION_NAMES) {
     const stroke = {
@@ -45,31 +46,19 @@ export function drawLegend(list, data, mode) {
       "stroke-dasharray": relationDash(name, 3),
       "stroke-linecap": name === "position" ? "round" : "butt",
     };
-    const li = item(list, line(stroke), relationInfo(name).label.toLowerCase());
+    const li = document.createElement("li");
     li.dataset.relation = name;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "dial-legend__relation";
+    button.dataset.relation = name;
+    if (hintId) button.setAttribute("aria-describedby", hintId);
+    button.append(key(line(stroke)), relationInfo(name).label.toLowerCase());
+    li.appendChild(button);
+    list.appendChild(li);
+    bindRelation(button, name);
   }
-  if (mode === "heatmap") {
-    item(
-      list,
-      (root) => {
-        const outline = { fill: "none", stroke: relationColour("meaning"), "stroke-width": 1.5 };
-        svg("rect", { x: 9, y: 1, width: 12, height: 12, ...outline }, root);
-      },
-      "outline: a pair a relation wants",
-    );
-  } else {
-    item(list, line({ stroke: relationColour(null), "stroke-width": 3 }), "other word");
-    item(
-      list,
-      line({ stroke: relationColour("meaning"), "stroke-width": 7, opacity: isDark() ? 0.32 : 0.2 }),
-      "faint: a pair a relation wants",
-    );
-  }
-  const bars = (root) =>
-    RELATION_NAMES.forEach((name, idx) =>
-      svg("rect", { x: 3, y: 1 + idx * 4.5, width: 24 - idx * 6, height: 3.5, fill: relationColour(name) }, root),
-    );
-  item(list, bars, "bars: the head's score on each");
+  if (mode === "lanes") item(list, line({ stroke: relationColour(null), "stroke-width": 3 }), "other word");
   const unknown = data.tokens.filter((_, i) => !data.known[i]);
   if (unknown.length) {
     const li = item(

@@ -1,6 +1,7 @@
 // Figure 1's relation list: for meaning, grammar and position, the head that serves the relation best, its
 // score as a number and a bar, every head's score, the relation's pairs in this sentence, and, when the server
-// finds the score borrowed from pairs another relation claims too, a note that says so.
+// finds the score borrowed from pairs another relation claims too, a note that says so. Pointing at an item, or
+// focusing its name (a button), shows the relation's pairs in the drawing.
 
 import { headColour, relationColour, relationDash } from "../../lib/colours.js";
 import { relationInfo, relationItem } from "../../lib/relations.js";
@@ -10,14 +11,18 @@ import { plural } from "./words.js";
 
 const PAIRS_SHOWN = 6; // the rest are counted ("and 17 more") and listed in the tooltip
 
-/** Fill the list `list` with one item per relation of the answer `data`. */
-export function drawRelations(list, data) {
+/** Fill the list `list` with one item per relation of the answer `data`; `bindRelation(area, name, control)`
+ * makes the item show the relation's pairs while pointed at, and its name while focused. */
+export function drawRelations(list, data, { bindRelation, hintId }) {
   clear(list);
   const { tokens } = data;
   const pairText = ([i, j]) => `${tokens[i]} → ${tokens[j]}`;
   for (const relation of data.relations) {
-    const li = relationItem(relation.name);
+    const li = relationItem(relation.name, { control: true });
     li.querySelector(".relation__name").prepend(relationKey(relation.name));
+    const label = li.querySelector(".relation__label");
+    if (hintId) label.setAttribute("aria-describedby", hintId);
+    bindRelation(li, relation.name, label);
     const result = document.createElement("div");
     result.className = "relation__result";
     li.appendChild(result);

@@ -1,14 +1,13 @@
-// Figure 1's verdicts: what each head does, in words computed from its relation scores (the answer's
-// relations[].head_scores), and the one-line story of all the heads together. No verdict is fixed text: the
-// thresholds below decide, the data fills in the names.
+// Figure 1's verdicts in words: what each head does, as the server judged it (the answer's `verdicts`, from
+// app/models/verdicts.py), with the scores behind it (relations[].head_scores), and the one-line story of all
+// the heads together. The page judges nothing: the kind of each verdict and the relations it names come in
+// the answer; this module only words them.
 
 import { relationInfo } from "../../lib/relations.js";
 
-export const SERVES = 0.9; // a head that puts this much of its weight on a relation's pairs does that job
-export const CLEAR_LEAD = 0.15; // ... and serves that relation alone when it leads every other one by this much
-export const SHARE = 0.45; // a relation scoring this much takes a real share of a head's weight
-
 const name = (relation) => relationInfo(relation).label.toLowerCase();
+const f2 = (x) => x.toFixed(2);
+const WAYS = { 2: "two", 3: "three" };
 
 /** "a", "a and b", "a, b and c" (or "a, b or c" with `or`). */
 export function listWords(words, conjunction = "and") {
@@ -24,51 +23,57 @@ export function headScores(data, k) {
 }
 
 /**
- * What a head with relation scores `scores` ([{relation, score}]) does:
- * - "serves": one relation scores at least SERVES and leads the others by CLEAR_LEAD;
- * - "shares": several relations score at least SERVES, close together (it serves them all);
- * - "torn": no relation reaches SERVES, and several take a share (SHARE) of the head's weight;
- * - "leans": no relation reaches SERVES and just one takes a share;
- * - "none": no relation takes a share.
- * Returns {kind, relations (the names it serves or is torn between, best first), texts (the verdict in words,
- * longest first, so a narrow drawing can take the first that fits), predicate (the verdict after "the head")}.
+ * Head `k`'s verdict (the answer's `verdicts[k]`) in words: {kind, relations (best first), texts (the verdict
+ * without numbers, longest first), lines (the verdict with the scores it rests on, "serves meaning · 0.98",
+ * longest first, so a narrow drawing takes the first that fits), predicate (the verdict after "the head")}.
  */
-export function verdict(scores) {
-  const ranked = [...scores].sort((a, b) => b.score - a.score);
-  if (!ranked.length) {
+export function worded(data, k) {
+  const { kind, relations } = data.verdicts[k];
+  const scores = headScores(data, k);
+  const scoreOf = new Map(scores.map((s) => [s.relation, s.score]));
+  const named = relations.filter((r) => scoreOf.has(r));
+  const numbers = named.map((r) => f2(scoreOf.get(r))).join(", ");
+  const top = scores.length ? f2(Math.max(...scores.map((s) => s.score))) : null;
+  const words = named.map(name);
+  const withScores = (texts, short = numbers) => [
+    ...texts.map((t) => `${t} · ${numbers}`),
+    ...(short !== numbers ? [`${texts.at(-1)} · ${short}`] : []),
+  ];
+  const result = (texts, predicate, lines) => ({ kind, relations, texts, predicate, lines });
+
+  if (!scores.length) {
     const texts = ["no relation in this sentence", "no relation"];
-    return { kind: "none", relations: [], texts, predicate: "has no relation to serve in this sentence" };
+    return result(texts, "has no relation to serve in this sentence", texts);
   }
-  const [top] = ranked;
-  const words = (list) => list.map((s) => name(s.relation));
-  if (top.score >= SERVES) {
-    const close = ranked.filter((s) => s.score >= SERVES && top.score - s.score < CLEAR_LEAD);
-    const relations = close.map((s) => s.relation);
-    if (close.length === 1) {
-      const text = `serves ${name(top.relation)}`;
-      return { kind: "serves", relations, texts: [text], predicate: text };
-    }
-    const w = words(close);
-    const texts = [`serves ${listWords(w)}`, `serves ${w.join(", ")}`];
-    return { kind: "shares", relations, texts, predicate: texts[0] };
+  if (kind === "serves") {
+    const text = `serves ${words[0]}`;
+    return result([text], text, withScores([text]));
   }
-  const sharing = ranked.filter((s) => s.score >= SHARE);
-  const relations = sharing.map((s) => s.relation);
-  if (sharing.length >= 2) {
-    const w = words(sharing);
-    const ways = sharing.length === 2 ? "two" : sharing.length === 3 ? "three" : String(sharing.length);
-    const texts = [`torn between ${listWords(w)}`, `torn: ${w.join(", ")}`, `torn ${ways} ways`];
-    return { kind: "torn", relations, texts, predicate: `is ${texts[0]}` };
+  if (kind === "shares") {
+    const texts = [`serves ${listWords(words)}`, `serves ${words.join(", ")}`];
+    return result(texts, texts[0], withScores(texts, top));
   }
-  if (sharing.length === 1) {
-    const text = `leans to ${name(top.relation)}`;
-    return { kind: "leans", relations, texts: [text], predicate: `only ${text}` };
+  if (kind === "torn") {
+    const ways = WAYS[words.length] ?? String(words.length);
+    const texts = [`torn between ${listWords(words)}`, `torn: ${words.join(", ")}`, `torn ${ways} ways`];
+    return result(texts, `is ${texts[0]}`, withScores(texts, top));
   }
-  return { kind: "none", relations: [], texts: ["no clear job"], predicate: "has no clear job" };
+  if (kind === "leans") {
+    const text = `leans to ${words[0]}`;
+    return result([text], `only ${text}`, withScores([text]));
+  }
+  const texts = ["no clear job"];
+  return result(texts, "has no clear job", [`no clear job · at most ${top}`, `no clear job · ≤ ${top}`]);
 }
 
-/** Every head's verdict for the answer `data`. */
-export const verdicts = (data) => data.weights.map((_, k) => verdict(headScores(data, k)));
+/** Every head's verdict for the answer `data`, in words. */
+export const verdicts = (data) => data.verdicts.map((_, k) => worded(data, k));
+
+/** The head that serves relation `name` alone (the first, if several do), 0-based, or null; from the verdicts. */
+export function ownHead(all, relation) {
+  const k = all.findIndex((v) => v.kind === "serves" && v.relations.length === 1 && v.relations[0] === relation);
+  return k < 0 ? null : k;
+}
 
 /**
  * The story of all the heads in one or two sentences, from their verdicts `all` and the answer `data`: which
@@ -99,7 +104,7 @@ export function story(data, all) {
         const ks = servedBy.get(r);
         return `${heads(ks)} ${idx ? "" : ks.length > 1 ? "serve " : "serves "}${name(r)}`;
       });
-    const own = unserved.length === 0 && served.every((r) => servedBy.get(r).length === 1);
+    const own = unserved.length === 0 && served.every((r) => servedBy.get(r).length === 1 && ownHead(all, r) !== null);
     const each = missing.length ? "Each relation in this sentence" : "Each relation";
     parts.push(`${own ? `${each} has a head of its own: ` : ""}${listWords(items)}.`);
   }
