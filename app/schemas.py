@@ -85,9 +85,10 @@ class Relation(BaseModel):
 
 class HeadVerdict(BaseModel):
     kind: Literal["serves", "shares", "torn", "leans", "none"] = Field(
-        description="serves: one relation scores at least the `serves` threshold and leads the others by "
-        "`clear_lead`; shares: several do, close together; torn: none does and two or more take a `share`; "
-        "leans: just one takes a share; none: no relation does (thresholds in app/models/verdicts.py)"
+        description="serves: one relation scores at least the `serves` threshold, and no other reaches it "
+        "within `clear_lead`; shares: several do, within `clear_lead` of the best; torn: none does and two "
+        "or more take a `share`; leans: just one takes a share; none: no relation does (thresholds in "
+        "app/models/verdicts.py)"
     )
     relations: list[RelationName] = Field(
         description="the relations it serves or is torn between, best first"

@@ -142,7 +142,7 @@ def test_attention_errors_are_not_cached(cached: tuple[TestClient, ResponseCache
     for _ in range(2):
         response = client.get("/api/attention", params={"heads": 5})
         assert response.status_code == 422
-        assert response.json()["detail"].startswith("heads must divide d_model = 24")
+        assert response.json()["detail"].startswith("heads must divide d_model = 48")
     assert cache.stats().entries == 0
 
 

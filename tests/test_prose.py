@@ -66,30 +66,51 @@ def test_the_numbers_section_names_every_record_its_file_and_command(article: st
         assert f"python -m {record['command']}" in row or "the same command" in row
 
 
-def test_section_one_reports_own_pair_scores(article: str) -> None:
-    """The one-head and three-head held-out scores the text gives are those on each relation's own pairs,
-    and the shared-pair count it gives is the record's."""
-    one, three = (next(e for e in CURVE["heads"] if e["heads"] == h)["heldout"] for h in (1, 3))
+def percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def test_section_one_reports_the_story_and_the_scores_of_the_record(article: str) -> None:
+    """Section 1 gives how often the story holds on the sentences held out by construction and on the written
+    ones, and the one-head and three-head best scores there, all as the record has them."""
+    story = CURVE["story"]
+    one, three = (next(e for e in CURVE["heads"] if e["heads"] == h)["novel"] for h in (1, 3))
     text = section(article, "heads")
-    own = [f"{one['own']['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
-    own3 = [f"{three['own']['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
-    said = f"one head puts {own[0]} of its weight on the right word for meaning, {own[1]} for grammar"
-    assert f"{said} and {own[2]} for position" in text
-    assert f"reach {own3[0]}, {own3[1]} and {own3[2]}" in text
-    shared = one["pairs"]["meaning"] - one["own"]["pairs"]["meaning"]
-    assert f"{shared:,} of the {one['pairs']['meaning']:,} meaning pairs" in text
-    assert shared > 0 and one["own"]["best_score"]["meaning"] < one["best_score"]["meaning"]
+    novel, written = story["novel"], story["written"]
+    assert f"Over {novel['sentences']} sentences made of words the layer never saw in training" in text
+    assert f"a head of its own in {percent(novel['own_head_at_3'])} of them" in text
+    assert f"serves every relation in {percent(novel['one_head_serves_all'])}" in text
+    assert f"on {written['sentences']} everyday sentences written by hand" in text
+    assert f"it is {percent(written['own_head_at_3'])} and {percent(written['one_head_serves_all'])}" in text
+    scores = [f"{one['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
+    scores3 = [f"{three['best_score'][r]:.2f}" for r in ("meaning", "grammar", "position")]
+    assert f"{scores[0]} for meaning, {scores[1]} for grammar and {scores[2]} for position" in text
+    assert f"three heads reach {scores3[0]}, {scores3[1]} and {scores3[2]}" in text
+
+
+def test_the_readme_gives_the_records_story(article: str) -> None:
+    """The README's paragraph on figure 1 states the story's figures as the record has them."""
+    story = CURVE["story"]
+    paragraph = README[
+        README.index("**Figure 1, the heads dial.**") : README.index("**Figure 2, the accounting.**")
+    ]
+    text = re.sub(r"\s+", " ", paragraph)
+    for name in ("novel", "written"):
+        found = story[name]
+        assert f"{percent(found['own_head_at_3'])} of {found['sentences']}" in text, name
+    assert f"width {CURVE['d_model']}" in text
 
 
 def test_the_order_section_says_which_inputs_ignore_order(article: str) -> None:
     """Reversed, "dog bites man" attends the same only without the order-dependent inputs; the sentence says
-    so, and names the parser's subject and verb marks, which break it without any position code."""
+    so, and names where the parser puts each word's partners, which breaks it without any position code."""
     model = get_relation_heads()
     words = "dog bites man".split()
     assert order_check(model, words, positional=False).equivariant
+    words = "the dog bit the old man".split()  # reversed, the parser finds other partners
     x = model.inputs(words)[1]
     x_reversed = model.inputs(words[::-1])[1]
-    # no positions, but the parser's subject and verb marks kept
+    # no positions, but the parser's partner places kept
     x[:, POSITION_SLICE] = x_reversed[:, POSITION_SLICE] = 0.0
     w = model.weights(x, HEADS, "none", trained=True)
     w_reversed = model.weights(x_reversed, HEADS, "none", trained=True)[:, ::-1][:, :, ::-1]
@@ -97,7 +118,7 @@ def test_the_order_section_says_which_inputs_ignore_order(article: str) -> None:
     text = section(article, "order-teaser")
     sentence = next(s for s in re.split(r"(?<=\.) ", text) if "man bites dog" in s)
     assert "only what each word is" in sentence
-    assert "subject and verb marks" in text
+    assert "where its parser puts each word's grammatical partners" in text
 
 
 def test_no_sentence_says_splitting_costs_nothing(article: str) -> None:

@@ -4,7 +4,8 @@ story.
 The page words a head's verdict ("serves meaning", "torn between meaning and grammar"); the judging is here,
 once, so that the page, the API and the tests that measure the story on held-out sentences agree:
 
-* **serves**: one relation scores at least SERVES and leads every other relation by CLEAR_LEAD;
+* **serves**: one relation scores at least SERVES, and no other relation reaches SERVES within CLEAR_LEAD
+  of it;
 * **shares**: several relations score at least SERVES, within CLEAR_LEAD of the best (it serves them all);
 * **torn**: no relation reaches SERVES, and two or more take a share (at least SHARE) of the head's weight;
 * **leans**: no relation reaches SERVES and just one takes a share;
