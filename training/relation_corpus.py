@@ -378,8 +378,9 @@ def _meaning_plan(
     rng: random.Random, ambiguous_from: Pools, cues_from: Pools
 ) -> tuple[list[tuple[str, str]], frozenset[str]]:
     """An ambiguous word (from ``ambiguous_from``) and its cue (from ``cues_from``) to plant, and the senses
-    no other word may evoke. Sometimes a weaker second cue of the same sense is planted too (an adjective
-    beside a noun cue)."""
+    no other word may evoke. Beside half of the noun cues a weaker cue of the same sense is planted too (a
+    verb or adjective of its field, or a noun that evokes it only on the side), so that the strongest cue
+    has to be told from a nearer or more obvious one."""
     kinds = [k for k in ambiguous_from.ambiguous if ambiguous_from.ambiguous[k]]
     weights = [6.0 if k == "noun" else 1.5 if k == "adj" else 0.6 for k in kinds]
     kind = rng.choices(kinds, weights)[0]
@@ -403,8 +404,19 @@ def _meaning_plan(
         plan.append((f"verb:past:{key[2]}", rng.choice(cues_from.verbs[key])))
     elif nouns:
         plan.append(("noun", rng.choice(nouns)))
-    if len(plan) > 1 and plan[1][0] == "noun" and adjectives and rng.random() < 0.25:
-        plan.append(("adj", rng.choice(adjectives)))  # a weaker cue beside the noun
+    if len(plan) > 1 and plan[1][0] == "noun" and rng.random() < 0.5:
+        # a weaker cue beside the noun, which the rules rank below it: a verb or an adjective of the sense's
+        # own field ("the bat flew out of the cave": cave, not flew), or a noun evoking it only on the side
+        weaker = []
+        if adjectives:
+            weaker.append(("adj", rng.choice(adjectives)))
+        if verbs:
+            key = rng.choice(verbs)
+            weaker.append((f"verb:past:{key[2]}", rng.choice(cues_from.verbs[key])))
+        if side and plan[1][1] in nouns:
+            weaker.append(("noun", rng.choice(side)))
+        if weaker:
+            plan.append(rng.choice(weaker))
     rng.shuffle(plan)
     return plan, frozenset(entry.fields)
 

@@ -53,7 +53,7 @@ D_OUT = SIGNATURE_DIM * len(RELATIONS)
 # How every layer is trained and measured, here and in training.train_sharing (its g = h rows are these runs)
 RUN = {
     "steps": 2500,
-    "seeds": 3,
+    "seeds": 2,
     "train_size": 12000,
     "heldout_size": 500,
     "novel_size": 600,

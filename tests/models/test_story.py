@@ -7,8 +7,8 @@ to a bar: the story holds on at least 90% of the sentences held out by construct
 never saw), and one head serves every relation on at most 10%.
 
 The forty sentences written by hand after the rules were frozen fall short of that bar: the story holds on
-80% of them scored on the rules' pairs (what the page shows a reader), 57.5% (23) scored on the pairs
-written by hand. Both are held here as floors, not as the bar: on these sentences the meaning head often
+87.5% (35) of them scored on the rules' pairs (what the page shows a reader), 62.5% (25) scored on the
+pairs written by hand. Both are held here as floors, not as the bar: on these sentences the meaning head often
 spreads its weight over several words of one field ("a jar of plum jam in the fridge"), which the
 generator's sentences rarely hold, and the rules' meaning pair agrees with the hand-written one on 29 of 40.
 """
@@ -28,7 +28,7 @@ CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_te
 RECORD = CURVE["story"]
 BAR = 0.9  # the share of sentences on which the story must hold
 LONE = 0.1  # the share on which one head may serve every relation, at most
-WRITTEN_FLOOR = {"rules": 0.8, "hand": 0.575}  # the written sentences, as measured (see above)
+WRITTEN_FLOOR = {"rules": 0.875, "hand": 0.625}  # the written sentences, as measured (see above)
 
 
 @pytest.fixture(scope="module")
