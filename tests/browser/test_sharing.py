@@ -45,9 +45,9 @@ def test_stepping_key_value_heads_down_groups_the_query_heads_and_says_what_it_s
     expect(figure.get_by_role("group", name=re.compile(r"^K\/V \d+: read by"))).to_have_count(4)
     expect(figure.get_by_role("group", name="K/V 1: read by heads 1–3")).to_be_visible()
     text = figure.locator('[data-part="diagram-text"]')
-    expect(text).to_contain_text("Grouped-query attention: 12 query heads of width 2, 4 key/value heads")
-    expect(text).to_contain_text("24 × 8 (192 weights each, against 576 without sharing)")
-    expect(text).to_contain_text("16 numbers per token per layer instead of 48 (3× less)")
+    expect(text).to_contain_text("Grouped-query attention: 12 query heads of width 4, 4 key/value heads")
+    expect(text).to_contain_text("48 × 16 (768 weights each, against 2,304 without sharing)")
+    expect(text).to_contain_text("32 numbers per token per layer instead of 96 (3× less)")
     diagram = figure.get_by_role("img", name=re.compile(r"12 query heads reading 4 key\/value heads"))
     expect(diagram).to_be_visible()
 
