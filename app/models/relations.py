@@ -817,11 +817,14 @@ def cue_strength(cue: Token, senses: tuple[str, ...]) -> float | None:
     """How strongly ``cue`` settles a word whose two senses are ``senses``: the weight with which it evokes
     the one sense it evokes (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it evokes neither
     sense, or both (then it settles nothing)."""
-    evoked = cue.evokes()
+    return _strength(cue.evokes(), cue.pos, senses)
+
+
+def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> float | None:
     matched = [f for f in senses if f in evoked]
     if len(matched) != 1:
         return None
-    return evoked[matched[0]] + (NOUN_CUE if cue.pos == "noun" else 0.0)
+    return evoked[matched[0]] + (NOUN_CUE if pos == "noun" else 0.0)
 
 
 def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
@@ -829,15 +832,18 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
     children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
     strongly (``cue_strength``), the nearer of two equally strong, the earlier of two equally near."""
+    ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
+    if not ambiguous:
+        return []
     described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
+    evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
     cues = []
-    for i, t in enumerate(tokens):
-        if not t.ambiguous:
-            continue
+    for i in ambiguous:
+        senses = tokens[i].fields
         ranked = [
             ((i, j) in described, strength, -abs(j - i), -j)
-            for j, c in enumerate(tokens)
-            if (strength := cue_strength(c, t.fields)) is not None
+            for j, evoked, pos in evoking
+            if (strength := _strength(evoked, pos, senses)) is not None
         ]
         if ranked:
             cues.append((i, -max(ranked)[3]))
