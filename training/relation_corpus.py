@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.models.lexicon import FIELDS, LEXICON, Entry
-from app.models.relations import FIELD_DIM
+from app.models.relations import AUXILIARY_LEMMAS, FIELD_DIM
 
 DEFAULT_SENTENCE = ("the", "river", "bank", "was", "steep")
 HELD_OUT_PERCENT = 15  # content words, by dictionary form, that training never sees
@@ -130,9 +130,6 @@ def pools(novel: bool) -> Pools:
         return {k: tuple(v) for k, v in d.items()}
 
     return Pools(frozen(nouns), frozen(side_nouns), frozen(adjectives), frozen(verbs), frozen(ambiguous))
-
-
-AUXILIARY_LEMMAS = frozenset({"be", "have", "do", "will", "can", "shall", "may", "must"})
 
 
 class Writer:

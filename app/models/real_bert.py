@@ -54,8 +54,8 @@ from numpy.polynomial import chebyshev
 from numpy.typing import NDArray
 
 from app.core.attention import merge_heads, scaled_dot_product_attention, split_heads
+from app.core.borrowing import relation_scores as figure1_scores
 from app.core.layers import layer_norm
-from app.models.heads import relation_scores as figure1_scores
 from app.models.relations import RELATIONS, analyse
 from app.refusal import Refusal
 from app.words import tokenize
