@@ -72,6 +72,7 @@ def test_the_story_on_the_forty_written_sentences_is_the_records(model: Relation
     assert by_hand["one_head_serves_all"] <= LONE and by_rules["one_head_serves_all"] <= LONE
 
 
+@pytest.mark.sweep  # a further set of the story's sweep over test sets: CI=true and -m sweep run it
 def test_the_story_on_the_held_out_sample_is_the_records(model: RelationHeads) -> None:
     seen = frozenset(" ".join(s) for s in training_sentences(CURVE["train_sentences"])) | {
         "the river bank was steep"
