@@ -377,7 +377,8 @@ def _meaning_plan(
     """An ambiguous word (from ``ambiguous_from``) and its cue (from ``cues_from``) to plant, and the senses
     no other word may evoke. Beside half of the noun cues a weaker cue of the same sense is planted too (a
     verb or adjective of its field, or a noun that evokes it only on the side), so that the strongest cue
-    has to be told from a nearer or more obvious one."""
+    has to be told from a nearer or more obvious one; and beside half of them, independently, a second noun
+    as strong, so that the nearer of two equal cues has to be told from the farther."""
     kinds = [k for k in ambiguous_from.ambiguous if ambiguous_from.ambiguous[k]]
     weights = [6.0 if k == "noun" else 1.5 if k == "adj" else 0.6 for k in kinds]
     kind = rng.choices(kinds, weights)[0]
@@ -414,6 +415,13 @@ def _meaning_plan(
             weaker.append(("noun", rng.choice(side)))
         if weaker:
             plan.append(rng.choice(weaker))
+    if len(plan) > 1 and plan[1][0] == "noun" and plan[1][1] in nouns and rng.random() < 0.5:
+        # a second noun of the sense's field, as strong a cue as the first, in another phrase: the nearer
+        # of the two is the partner ("a jar of plum jam in the fridge": plum, not fridge), as in a third of
+        # the everyday sentences written by hand that hold a cue, which the layer had never seen
+        others = [w for w in nouns if w != plan[1][1]]
+        if others:
+            plan.append(("noun", rng.choice(others)))
     rng.shuffle(plan)
     return plan, frozenset(entry.fields)
 

@@ -6,11 +6,10 @@ on every test set; this recomputes each with the numpy layer the server runs and
 to a bar: the story holds on at least 90% of the sentences held out by construction (made of words training
 never saw), and one head serves every relation on at most 10%.
 
-The forty sentences written by hand after the rules were frozen fall short of that bar: the story holds on
-87.5% (35) of them scored on the rules' pairs (what the page shows a reader), 62.5% (25) scored on the
-pairs written by hand. Both are held here as floors, not as the bar: on these sentences the meaning head often
-spreads its weight over several words of one field ("a jar of plum jam in the fridge"), which the
-generator's sentences rarely hold, and the rules' meaning pair agrees with the hand-written one on 29 of 40.
+On the eighty sentences written by hand after the rules and the training were last changed, the story holds
+on 92.5% (74) scored on the rules' pairs (what the page shows a reader), above the bar, and on 72.5% (58)
+scored on the pairs written by hand, short of it: the rules' meaning pair agrees with the hand-written one on
+63 of 80 (a cue word the lexicon lacks, or files under another field). Both are held here as floors.
 """
 
 import json
@@ -28,7 +27,7 @@ CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_te
 RECORD = CURVE["story"]
 BAR = 0.9  # the share of sentences on which the story must hold
 LONE = 0.1  # the share on which one head may serve every relation, at most
-WRITTEN_FLOOR = {"rules": 0.875, "hand": 0.625}  # the written sentences, as measured (see above)
+WRITTEN_FLOOR = {"rules": 0.925, "hand": 0.725}  # the written sentences, as measured (see above)
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +57,7 @@ def test_the_story_holds_on_sentences_held_out_by_construction(model: RelationHe
 
 def test_the_story_on_the_forty_written_sentences_is_the_records(model: RelationHeads) -> None:
     written = load()
-    assert len(written) == 40
+    assert len(written) == RECORD["written"]["sentences"] == 80
     words = [w.words for w in written]
     by_hand = measured(model, words, [w.targets for w in written])
     by_rules = measured(model, words)
