@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from app.figures import number
-from tests.browser.pages import open_figure, query_params, refused_then_recovered, sideways_scroll
+from tests.browser.pages import STALE, open_figure, query_params, refused_then_recovered, sideways_scroll
 
 DEFAULT_SENTENCE = "the old fox chased the goose"
 DEFAULT_TOKENS = ["<s>", *DEFAULT_SENTENCE.split()]
@@ -297,6 +297,15 @@ def test_unknown_words_and_a_sentence_past_the_decoders_length_are_refused_insid
     assert refusal["detail"].startswith("not in the models' vocabulary: teh (did you mean the?), bank")
     typed = "teh river bank was steep"
     refused_then_recovered(figure, drawing, typed, refusal["detail"], "the river was cold")
+    # the meter and the panels' numbers belong to the last answer too: they dim with the maps, and come back
+    meter_box, panels = figure.locator("[data-part=leak]"), figure.locator("[data-part=panels]")
+    figure.get_by_role("textbox", name="Sentence").fill(typed)
+    for part in (meter_box, panels):
+        expect(part).to_have_class(STALE)
+        expect(part).to_have_css("opacity", "0.35")
+    figure.get_by_role("textbox", name="Sentence").fill("the river was cold")
+    for part in (meter_box, panels):
+        expect(part).not_to_have_class(STALE)
     expect(figure.locator(MAP).first.locator(".heatmap__label")).to_have_count(2 * 5)
 
     too_long = " ".join(["the"] * 15)

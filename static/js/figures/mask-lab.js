@@ -244,7 +244,7 @@ export class MaskLab extends Widget {
         mask: { param: "mask", fallback: "none", parse: parse.choice(MODES) },
       },
       parts: PARTS,
-      staleOn: "drawing",
+      staleOn: ["leak", "drawing", "panels"], // the meter and the panels' numbers are the answer's too
     });
     this.maxChars = maxChars;
     this.modes = [...figure.querySelectorAll('[data-part="mode"]')];

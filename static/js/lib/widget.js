@@ -16,9 +16,9 @@ const camel = (name) => name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 export class Widget {
   /**
    * `name`: the figure's name (its request channel); `schema`: its URL state (lib/url-state.js);
-   * `parts`: the data-part names it uses, found once as `this.el.<camelCase name>`; `staleOn`: the part dimmed
-   * while it shows an answer that is no longer the view's (the whole figure when absent); `api`: a client to
-   * share (a fresh one remembering `limit` answers otherwise).
+   * `parts`: the data-part names it uses, found once as `this.el.<camelCase name>`; `staleOn`: the part, or the
+   * list of parts, dimmed while they show an answer that is no longer the view's (the whole figure when absent);
+   * `api`: a client to share (a fresh one remembering `limit` answers otherwise).
    */
   constructor(figure, pageData, { name, schema = {}, parts = [], staleOn = null, api = null, limit = 120 }) {
     this.figure = figure;
@@ -34,7 +34,7 @@ export class Widget {
     for (const part of parts) this.el[camel(part)] = this.part(part);
     // A figure that asks the server nothing has no error box in its markup: a detached one stands in for it.
     this.errors = new ErrorBox(this.part("error") ?? document.createElement("div"));
-    this.staleEl = staleOn ? this.part(staleOn) : figure;
+    this.staleEls = staleOn ? [staleOn].flat().map((name) => this.part(name)) : [figure];
     this.data = null; // the answer currently drawn
   }
 
@@ -63,7 +63,7 @@ export class Widget {
   }
 
   setStale(stale) {
-    this.staleEl.classList.toggle("is-stale", stale);
+    for (const el of this.staleEls) el.classList.toggle("is-stale", stale);
   }
 
   /** Say what went wrong, and dim the drawing: it no longer shows what the controls ask for. */
