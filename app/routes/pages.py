@@ -181,6 +181,7 @@ def mask_lab_decoder() -> dict[str, Any] | None:
         "heads": record["heads"],
         "dModel": record["d_model"],
         "validationLoss": trained["final_validation"],
+        "trainedWith": [m["mask"] for m in record["models"]],  # a model was trained with each of these masks
         "wordClasses": [
             {"name": LM_CLASS_NAMES[c], "words": list(words)} for c, words in LM_WORD_CLASSES.items()
         ],

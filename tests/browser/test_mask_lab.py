@@ -425,3 +425,30 @@ def test_desktop_and_phone_screenshots(shots):
     shots.take(figure, "mask-lab-phone")
     type_the_longest_sentence(figure)
     shots.take(figure, "mask-lab-phone-long")
+
+
+def test_beside_a_leaky_mask_the_meter_shows_what_a_decoder_trained_with_it_does(watched_page) -> None:
+    """×0 on the −∞ decoder leaks a little; the interview's decoder trained with ×0 has learnt to read the
+    leak: the line under the meter gives its future leak on the same sentence, at the dotted mark."""
+    page, _ = watched_page
+    figure = open_mask_lab(page)
+    sentence = figure.get_by_role("textbox", name="Sentence").input_value()
+    line, mark = figure.locator("[data-part=learned]"), figure.locator("[data-part=meter-learned]")
+    for name, mask in (("×0", "zero"), ("no mask", "none")):
+        radio(figure, name).check()
+        learned = page.request.get("/api/lm/attention", params={"model": mask, "sentence": sentence}).json()
+        on_this = page.request.get(
+            "/api/lm/attention", params={"model": "neg_inf", "mask": mask, "sentence": sentence}
+        ).json()
+        assert learned["future_leak"] > on_this["future_leak"]  # the trained decoder uses the leak more
+        expect(line).to_contain_text(f"trained with {name} (figure {number('interview')})")
+        expect(line).to_contain_text(f"puts {percent(learned['future_leak'] * 100)} of its attention")
+        expect(mark).to_be_visible()
+        share = float(mark.evaluate("(el) => getComputedStyle(el).getPropertyValue('--share')"))
+        assert share == pytest.approx(learned["future_leak"], abs=1e-4)
+    radio(figure, "−∞").check()
+    expect(line).to_contain_text("trained with −∞")
+    expect(mark).to_be_hidden()
+    radio(figure, "transposed").check()
+    expect(line).to_contain_text("No decoder was trained with this bug")
+    expect(mark).to_be_hidden()

@@ -29,6 +29,12 @@ const MODE_LABEL = {
   after_softmax: "after softmax",
   additive: "+1 added",
 };
+// How a sentence names the mask a decoder of figure 7 was trained with.
+const TRAINED_WITH = {
+  none: "with no mask",
+  zero: "with ×0",
+  next_word: "with the off-by-one mask that shows the next word",
+};
 // The line of code each mode is (what the radio's name stands for), shown under the radios.
 const MODE_CODE = {
   none: "scores",
@@ -43,7 +49,7 @@ const MODE_CODE = {
 const START = "<s>"; // the start token the decoder reads before the first word
 // The figure's elements marked data-part (the Mask radios, several, are found apart).
 const PARTS = [
-  ..."sentence drawing meter meter-fill meter-yardstick meter-value".split(" "),
+  ..."sentence drawing meter meter-fill meter-yardstick meter-value meter-learned learned".split(" "),
   ..."yardstick rows rows-foot table explain compare code".split(" "),
   ..."pad-about pad-count pad-maps pad-explain precision-about precision precision-explain".split(" "),
 ];
@@ -247,6 +253,7 @@ export class MaskLab extends Widget {
       staleOn: ["leak", "drawing", "panels"], // the meter and the panels' numbers are the answer's too
     });
     this.maxChars = maxChars;
+    this.trainedWith = decoder.trainedWith ?? []; // the masks a model of figure 7 was trained with
     this.modes = [...figure.querySelectorAll('[data-part="mode"]')];
     this.maps = []; // one Heatmap per layer and head, kept while the tokens stay the same
     this.shape = ""; // the tokens the heatmaps were built for
@@ -323,8 +330,48 @@ export class MaskLab extends Widget {
     for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w); // null: NaN, drawn grey
     this.el.drawing.dataset.mask = data.mask;
     this.showMeter(data);
+    this.showLearned();
     this.showExplanation(data);
     this.showCompare();
+  }
+
+  /** Beside a leaky mask's leak on the −∞ decoder, what the decoder trained with that mask (figure 7's) puts on
+   * the future of the same sentence: it has learnt to read what leaks (the dotted mark on the meter). The line
+   * is always written, so that the figure never grows when an answer arrives. */
+  showLearned() {
+    const { mask, sentence } = this.state;
+    const line = this.el.learned;
+    const mark = this.el.meterLearned;
+    const figure = `figure ${this.figureNumber("interview")}`;
+    line.hidden = false;
+    mark.hidden = true;
+    if (mask === MODEL) {
+      line.textContent = `This decoder was trained with −∞ (${figure}): its own mask, with nothing to leak.`;
+      return;
+    }
+    if (!this.trainedWith.includes(mask)) {
+      const trained = this.trainedWith.map((m) => MODE_LABEL[m]);
+      line.textContent =
+        `No decoder was trained with this bug; ${figure} trains one with each of ` +
+        `${trained.slice(0, -1).join(", ")} and ${trained.at(-1)}.`;
+      return;
+    }
+    const said = (share) =>
+      `A decoder trained ${TRAINED_WITH[mask]} (${figure}) learns to read what leaks: on this sentence it ` +
+      `puts ${share} of its attention on the future (the dotted mark).`;
+    line.textContent = said("…");
+    const params = new URLSearchParams({ model: mask, sentence });
+    this.api.get(`/api/lm/attention?${params}`).then(
+      (answer) => {
+        if (this.state.mask !== mask || this.state.sentence !== sentence) return; // the view moved on
+        mark.style.setProperty("--share", String(answer.future_leak ?? 0));
+        mark.hidden = false;
+        line.textContent = said(pct(answer.future_leak));
+      },
+      () => {
+        if (this.state.mask === mask && this.state.sentence === sentence) line.textContent = said("(not known)");
+      },
+    );
   }
 
   build(data) {
