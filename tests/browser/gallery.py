@@ -20,7 +20,7 @@ from tests.browser.pages import ARTICLE_FIGURES
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "screenshots"
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
-QUALITY = 45  # JPEG quality: text stays readable, and the 26 pictures weigh about 3 MB together
+QUALITY = 45  # JPEG quality: text stays readable, and the pictures weigh about 3 MB together
 
 
 def drawn(page: Page, name: str) -> None:

@@ -8,19 +8,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
-# The article's figures, in reading order (each a <figure id=...>; the placements table has no widget).
-ARTICLE_FIGURES = [
-    "heads-dial",
-    "accounting",
-    "head-lab",
-    "generator",
-    "mask-lab",
-    "interview",
-    "placements",
-    "blueprint",
-    "order",
-    "real-heads",
-]
+from app.config import get_settings
+from app.figures import present
+
+# The article's figures, in reading order (each a <figure id=...>; the placements table has no widget): the
+# registry's, so that a figure added to the article is opened by every test that walks them all.
+ARTICLE_FIGURES = [figure.slug for figure in present(get_settings().templates_dir)]
 # The smallest size, in CSS px, that any text a reader can see renders at (SVG scaling included).
 MIN_PX = 11
 # Every visible text of the page as {part, text, px}. Hidden means not rendered (display, visibility, opacity,

@@ -32,7 +32,10 @@ PAYLOADS = [
     '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
     "</script><script>alert(1)</script><!--",
     "<details open ontoggle=alert(1)><summary>x</summary></details>",
+    '<math><mi xlink:href="javascript:alert(1)">x</mi></math><a href="javascript:alert(1)">y</a>',
 ]
+# each figure opens with its own payload
+assert len(PAYLOADS) >= len(ARTICLE_FIGURES), "one payload per figure: write another"
 
 # Every query key a figure reads from the URL (static/js/figures/*.js, the `param` of each state schema).
 QUERY_KEYS = [
@@ -154,7 +157,8 @@ def test_the_harness_sees_a_payload_that_runs(harness: Harness) -> None:
 
 @pytest.mark.parametrize("index", range(len(FIGURES)), ids=FIGURES)
 def test_every_query_key_and_text_box_shows_a_payload_as_text(harness: Harness, index: int) -> None:
-    """Figure i's page opens with every query key set to payload i, then takes all ten in its text boxes."""
+    """Figure i's page opens with every query key set to payload i, then takes every payload in its text
+    boxes."""
     name, payload = FIGURES[index], PAYLOADS[index]
     page = harness.page
     page.goto(f"/figure/{name}?" + urlencode({key: payload for key in QUERY_KEYS}))
