@@ -18,8 +18,9 @@ from app.config import get_settings
 from app.core.accounting import head_accounting
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
-from app.models.relations import POSITION_SLICE
+from app.models.relations import POSITION_SLICE, analyse
 from app.routes.pages import RECORDS
+from training.written import load as load_written
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -98,6 +99,11 @@ def test_the_readme_gives_the_records_story(article: str) -> None:
     for name in ("novel", "written"):
         found = story[name]
         assert f"{percent(found['own_head_at_3'])} of {found['sentences']}" in text, name
+    by_rules = story["written_by_the_rules"]
+    assert f"holds on {round(by_rules['own_head_at_3'] * by_rules['sentences'])} of them" in text
+    written = load_written()
+    agree = sum(sorted(analyse(w.words).targets["meaning"]) == w.targets["meaning"] for w in written)
+    assert f"matches the hand-written one on {agree} of the {len(written)}" in text
     assert f"width {CURVE['d_model']}" in text
 
 

@@ -6,10 +6,10 @@ on every test set; this recomputes each with the numpy layer the server runs and
 to a bar: the story holds on at least 90% of the sentences held out by construction (made of words training
 never saw), and one head serves every relation on at most 10%.
 
-On the eighty sentences written by hand after the rules and the training were last changed, the story holds
-on 92.5% (74) scored on the rules' pairs (what the page shows a reader), above the bar, and on 72.5% (58)
-scored on the pairs written by hand, short of it: the rules' meaning pair agrees with the hand-written one on
-63 of 80 (a cue word the lexicon lacks, or files under another field). Both are held here as floors.
+The sentences written by hand after the rules and the training were last changed reach the bar scored on the
+rules' pairs (what the page shows a reader) but not on the pairs written by hand, where the rules' meaning
+pair often differs from a person's (a cue word the lexicon lacks, or files under another field); the record
+has both, and WRITTEN_FLOOR holds each at what was measured.
 """
 
 import json
