@@ -137,7 +137,9 @@ class LanguageModelsResponse(BaseModel):
     layers: int
     heads: int
     vocab_size: int
-    vocabulary: list[str] = Field(description="the words a prompt may use")
+    vocabulary: list[str] = Field(
+        description="the word pieces the models read (a piece after the first of a word starts with ##)"
+    )
     models: list[LanguageModelRecord]
 
 
@@ -168,7 +170,12 @@ class LanguageModelAttentionResponse(BaseModel):
     mask: LanguageModelMask = Field(
         description="the mask every layer applied in this pass (by default the model's own)"
     )
-    tokens: list[str] = Field(description="the start token, then the sentence")
+    tokens: list[str] = Field(
+        description="the start token, then the sentence's word pieces (lower-cased, accents dropped; a piece "
+        "after the first of a word starts with ##)"
+    )
+    word_index: list[int | None] = Field(description="the word each token belongs to; null for the start")
+    words: list[str] = Field(description="the sentence's words, spelled as sent")
     weights: list[list[list[list[float | None]]]] = Field(
         description="[layer][head][query i][key j]; every row sums to 1 (less under after_softmax); null "
         "in a row with no weights (NaN: `nan_rows`)"
@@ -281,8 +288,11 @@ class LanguageModelPredictions(BaseModel):
 
 class LanguageModelPredictionsResponse(BaseModel):
     sentence: list[str]
-    inputs: list[str] = Field(description="[position]: the word fed there: the start token, then the words")
-    targets: list[str] = Field(description="[position]: the sentence's next word, '</s>' after its last")
+    inputs: list[str] = Field(
+        description="[position]: the token fed there: the start token, then the sentence's word pieces"
+    )
+    targets: list[str] = Field(description="[position]: the sentence's next piece, '</s>' after its last")
+    word_index: list[int | None] = Field(description="[position]: the word of the piece fed there")
     positions: int
     models: list[LanguageModelPredictions] = Field(description="−∞, ×0, next word (when installed), no mask")
 

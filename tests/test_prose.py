@@ -107,6 +107,23 @@ def test_the_readme_gives_the_records_story(article: str) -> None:
     assert f"width {CURVE['d_model']}" in text
 
 
+def test_the_readme_gives_the_language_models_record() -> None:
+    """The README's paragraph on figure 7 states each model's validation loss and share of well-formed
+    sentences as the training record has them."""
+    record = json.loads((get_settings().weights_dir / "tiny_lm_curves.json").read_text())
+    by = {m["mask"]: m for m in record["models"]}
+    paragraph = README[README.index("**Figure 7, the interview question.**") :].split("\n\n")[0]
+    text = re.sub(r"\s+", " ", paragraph)
+    for mask, name in (("zero", "×0"), ("none", "no mask"), ("next_word", "off by one")):
+        assert f"{by[mask]['final_validation']:.4f} ({name}" in text, mask
+    assert f"honest model's {by['neg_inf']['final_validation']:.2f}" in text
+    leaky = sorted({percent(by[m]["grammatical_share"]) for m in ("zero", "none", "next_word")})
+    assert f"{' to '.join(leaky)} of their own sentences are well formed against " in text
+    assert f"against {percent(by['neg_inf']['grammatical_share'])}" in text
+    assert f"{percent(record['shuffled_accepted'])} of the validation sentences" in text
+    assert f"d_model {record['d_model']}" in text and f"{record['train_sentences']:,} sentences" in text
+
+
 def test_the_order_section_says_which_inputs_ignore_order(article: str) -> None:
     """Reversed, "dog bites man" attends the same only without the order-dependent inputs; the sentence says
     so, and names where the parser puts each word's partners, which breaks it without any position code."""

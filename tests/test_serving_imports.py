@@ -22,8 +22,8 @@ TRAINING_ONLY = {
     app.models.heads: ("evaluate", "head_spread"),
     app.models.translator: ("measure", "alignment_hits"),
     app.models.relations: ("spread_field_codes",),
-    app.models.lm_grammar: ("sentence", "sentences", "split_corpus"),
-    app.models.tiny_lm: ("default_vocabulary",),
+    app.models.lm_grammar: ("write", "sentences", "split_corpus"),
+    app.models.tiny_lm: ("learn_vocabulary",),
 }
 
 

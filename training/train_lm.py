@@ -17,6 +17,7 @@ models look healthy.
 from __future__ import annotations
 
 import json
+import random
 import time
 
 import numpy as np
@@ -33,8 +34,9 @@ from app.models.tiny_lm import (
     WEIGHTS_FILE,
     TinyLM,
 )
+from app.models.word_pieces import split_words
 from training.command import command_line
-from training.lm_corpus import default_vocabulary, split_corpus
+from training.lm_corpus import learn_vocabulary, split_corpus
 from training.train_relations import WEIGHTS
 
 # The masks trained, in the order the record lists them (the first three are the original models; each run
@@ -138,7 +140,7 @@ def batches(
     inputs = torch.full((len(sentences), T), index[PAD])
     targets = torch.full((len(sentences), T), -100)  # -100: ignored by cross_entropy
     for b, words in enumerate(sentences):
-        ids = [index[BOS]] + [index[w] for w in words] + [index[EOS]]
+        ids = [index[BOS]] + [index[w] for w in words] + [index[EOS]]  # words: a sentence's pieces
         inputs[b, : len(ids) - 1] = torch.tensor(ids[:-1])
         targets[b, : len(ids) - 1] = torch.tensor(ids[1:])
     return inputs, targets, inputs == index[PAD]
@@ -156,18 +158,24 @@ def grammatical_share(model: TinyLM, samples: int, seed: int) -> float:
     return sum(grammatical(words) for words in made) / samples
 
 
+def shuffled_share(sentences: list[list[str]]) -> float:
+    rng = random.Random(0)
+    return round(sum(grammatical(rng.sample(words, len(words))) for words in sentences) / len(sentences), 4)
+
+
 def main() -> None:
     parser = command_line(
         __doc__,
-        steps=1500,
+        steps=8000,
         batch_size=64,
-        train=6000,
+        train=150000,
         validation=1000,
+        pieces=200,
         samples=300,
-        d_model=48,
+        d_model=96,
         heads=2,
         layers=2,
-        d_ff=96,
+        d_ff=192,
     )
     args = parser.parse_args()
     torch.set_num_threads(2)
@@ -176,9 +184,17 @@ def main() -> None:
     # deterministic kernels make a rerun give the same arrays, bit for bit.
     torch.use_deterministic_algorithms(True)
 
-    vocabulary = default_vocabulary()
+    train_words, validation_words = split_corpus(args.train, args.validation)
+    vocabulary = learn_vocabulary(train_words, args.pieces)
     index = {w: k for k, w in enumerate(vocabulary)}
-    train, validation = split_corpus(args.train, args.validation)
+
+    def cut(corpus: list[list[str]]) -> list[tuple[list[str], list[str]]]:  # (words, pieces) that fit
+        split = ((words, split_words(words, index)[0]) for words in corpus)
+        return [(words, pieces) for words, pieces in split if len(pieces) < MAX_POSITIONS - 1]
+
+    kept = cut(train_words)
+    train, validation = [p for _, p in kept], [p for _, p in cut(validation_words)]
+    kept_words = sum(len(words) for words, _ in kept)
     validation_data = batches(validation, index)
     arrays: dict[str, np.ndarray] = {"vocabulary": np.array(vocabulary), "heads": np.array(args.heads)}
     record: dict[str, object] = {
@@ -187,9 +203,13 @@ def main() -> None:
         "layers": args.layers,
         "heads": args.heads,
         "vocab_size": len(vocabulary),
+        "pieces_per_word": round(sum(map(len, train)) / kept_words, 3),
         "train_sentences": len(train),
         "validation_sentences": len(validation),
         "steps": args.steps,
+        # How much the grammar's check says: the share of the validation sentences, each with its words
+        # shuffled, that it still accepts (it accepts every unshuffled one by construction).
+        "shuffled_accepted": shuffled_share(validation_words),
         "models": [],
     }
     for mask in MASKS:

@@ -1,12 +1,13 @@
 """Figure 7's tiny language models, run in numpy: the same network trained with different masks.
 
-A word-level decoder: token and position embeddings, two pre-norm blocks of masked multi-head
-self-attention and a ReLU feed-forward layer, a final layer norm, and the token embedding reused as the
-output layer. The models differ only in the mask their attention used in training (and uses here):
-``neg_inf`` (the honest causal mask), ``zero`` (the ``masked_fill(mask, 0)`` bug), ``none``, and, when the
-weights file holds it, ``next_word`` (the off-by-one ``triu(ones, diagonal=2)`` that leaks the next word). A
-pass may apply another mask to the same trained weights (``forward(ids, mask=...)``), any of the attention
-modes including the mask bug zoo's: figure 6 runs the ``neg_inf`` model, a real decoder, under each.
+A decoder over word pieces (app/models/word_pieces.py), so that it reads any word: token and position
+embeddings, two pre-norm blocks of masked multi-head self-attention and a ReLU feed-forward layer, a final
+layer norm, and the token embedding reused as the output layer. The models differ only in the mask their
+attention used in training (and uses here): ``neg_inf`` (the honest causal mask), ``zero`` (the
+``masked_fill(mask, 0)`` bug), ``none``, and, when the weights file holds it, ``next_word`` (the off-by-one
+``triu(ones, diagonal=2)`` that leaks the next word). A pass may apply another mask to the same trained
+weights (``forward(ids, mask=...)``), any of the attention modes including the mask bug zoo's: figure 6 runs
+the ``neg_inf`` model, a real decoder, under each.
 
 Weights come from ``training/train_lm.py``; see ``app/weights/README.md``.
 """
@@ -25,21 +26,22 @@ from numpy.typing import NDArray
 from app.config import get_settings
 from app.core.attention import ATTENTION_MODES, AttentionMode, multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
-from app.models.close_words import close_words
-from app.refusal import UnknownWords
+from app.models.word_pieces import joined, split_words
+from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"
 SPECIALS = (PAD, BOS, EOS)
 WEIGHTS_FILE = "tiny_lm.npz"
 CURVES_FILE = "tiny_lm_curves.json"
-MAX_POSITIONS = 16
-# A sentence for the three models: their 14 words fit in far fewer characters; the page's Sentence box and
-# GET /api/lm/attention both read this one number.
+MAX_POSITIONS = 48  # the start token and the pieces, with room for what the model writes after them
+MAX_WORDS = 24  # a sentence's words; their pieces must also fit in MAX_POSITIONS - 1
+# A sentence for the models: the page's Sentence box and GET /api/lm/attention both read this one number.
 MAX_SENTENCE_CHARS = 200
-# A sentence of the models' grammar: what figure 6 and GET /api/lm/attention start with.
-DEFAULT_SENTENCE = "the old fox chased the goose"
-VOCABULARY_NAME = "the models' vocabulary"
+# Sentences of the models' grammar, every word one token: what figure 6 and GET /api/lm/attention start with,
+# and what figure 7's reading-versus-writing panel and GET /api/lm/predictions start with.
+DEFAULT_SENTENCE = "the old farmer sold the horse"
+READING_SENTENCE = "the old farmer sold the hungry horse"
 LAYER_PARAMETERS = SELF_ATTENTION_BLOCK
 # The order the models are listed in wherever they are compared: the honest one first, then the leaks from the
 # quietest to the loudest. A model the weights file does not hold is skipped.
@@ -81,7 +83,6 @@ class TinyLM:
         self.layers = sum(1 for name in params if name.endswith("ln1_g"))
         self.vocabulary = vocabulary
         self.index = {w: k for k, w in enumerate(vocabulary)}
-        self.words = [w for w in vocabulary if w not in SPECIALS]  # what a sentence may use
 
     def forward(self, ids: list[int], mask: AttentionMode | None = None) -> Forward:
         """Run the network over token ids, BOS first, at most MAX_POSITIONS long.
@@ -147,14 +148,20 @@ class TinyLM:
             self.reading(self.free_running(ids), targets),
         )
 
+    def pieces(self, words: list[str]) -> tuple[list[str], list[int]]:
+        """The words' pieces and, per piece, the index of its word; a Refusal naming characters no piece
+        spells, or saying the pieces do not fit the model's positions."""
+        tokens, owner = split_words(words, self.index)
+        if len(tokens) > MAX_POSITIONS - 1:
+            raise Refusal(
+                f"sentence is {len(tokens)} word pieces; the decoders read at most {MAX_POSITIONS - 1}",
+                fields={"pieces": len(tokens)},
+            )
+        return tokens, owner
+
     def encode(self, words: list[str]) -> list[int]:
-        """BOS, then the words' ids; UnknownWords (a Refusal) naming, once each and in order, any word the
-        models never saw, each with up to three close known words (app/models/close_words.py)."""
-        unknown = list(dict.fromkeys(w for w in words if w not in self.index or w in SPECIALS))
-        if unknown:
-            suggestions = {w: close_words(w, self.words) for w in unknown}
-            raise UnknownWords(unknown, VOCABULARY_NAME, suggestions, listed=True)
-        return [self.index[BOS]] + [self.index[w] for w in words]
+        """BOS, then the ids of the words' pieces (see ``pieces`` for the refusals)."""
+        return [self.index[BOS]] + [self.index[t] for t in self.pieces(words)[0]]
 
     def generate(
         self,
@@ -163,7 +170,8 @@ class TinyLM:
         rng: np.random.Generator | None = None,
         temperature: float = 1.0,
     ) -> list[str]:
-        """Continue the prompt one word at a time until the end token or the position limit."""
+        """Continue the prompt one piece at a time until the end token or the position limit; the words
+        (pieces joined), the prompt's included."""
         ids = self.encode(prompt)
         rng = rng or np.random.default_rng(0)
         banned = [self.index[PAD], self.index[BOS]]
@@ -179,7 +187,7 @@ class TinyLM:
             if nxt == self.index[EOS]:
                 break
             ids.append(nxt)
-        return [self.vocabulary[k] for k in ids[1:]]
+        return joined([self.vocabulary[k] for k in ids[1:]])
 
 
 class TinyLMs:

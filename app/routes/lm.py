@@ -15,18 +15,20 @@ from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention,
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.figures import number
-from app.models.lm_grammar import fits, grammatical
+from app.models.lm_grammar import WORD_CLASS, fits, grammatical
 from app.models.tiny_lm import (
     DEFAULT_SENTENCE,
     EOS,
-    MAX_POSITIONS,
     MAX_SENTENCE_CHARS,
+    MAX_WORDS,
     MODEL_ORDER,
     PAD,
+    READING_SENTENCE,
     Reading,
     TinyLM,
     TinyLMs,
 )
+from app.models.word_pieces import PREFIX, plain
 from app.offload import computed
 from app.refusal import Refusal
 from app.schemas import (
@@ -45,7 +47,6 @@ from app.schemas import (
 from app.words import sentence_words
 
 router = APIRouter(prefix="/api/lm", tags=["language models"])
-MAX_WORDS = MAX_POSITIONS - 2  # the start token, the words, and room for one word written after them
 
 
 @router.get("")
@@ -132,7 +133,8 @@ def lm_attention(
 ) -> bytes:
     """The answer of /api/lm/attention, written (NaN as null, by json_bytes)."""
     lm = installed(models, model)
-    ids = lm.encode(sentence.lower_words)
+    pieces, owner = lm.pieces(sentence.words)
+    ids = lm.encode(sentence.words)
     run = lm.forward(ids, mask=mask)
     maps = run.attention  # (layers, h, T, T)
     shares = future_share(maps)  # (layers, h, T), NaN in a NaN row
@@ -146,6 +148,8 @@ def lm_attention(
             "model": model,
             "mask": lm.mask if mask is None else mask,
             "tokens": [lm.vocabulary[k] for k in ids],
+            "word_index": [None, *owner],
+            "words": sentence.words,
             "weights": maps,
             "scaled": run.scaled,
             "nan_rows": [[np.flatnonzero(rows).tolist() for rows in layer] for layer in empty],
@@ -183,7 +187,7 @@ async def mask_zoo(
 def mask_zoo_answer(models: TinyLMs, sentence: Sentence) -> bytes:
     """The answer of /api/lm/mask-zoo, written."""
     lm = installed(models, "neg_inf")
-    words = sentence.lower_words
+    words = sentence.words
     ids = lm.encode(words)
     short = lm.encode(words[: len(words) // 2])
     pads = len(ids) - len(short)
@@ -206,11 +210,21 @@ def mask_zoo_answer(models: TinyLMs, sentence: Sentence) -> bytes:
     )
 
 
-def next_word_reading(reading: Reading, sentence: list[str]) -> NextWordReading:
-    """A Reading of ``sentence`` for the answer, each prediction checked against the sentence and grammar."""
-    targets = [*sentence, EOS]
+def _judged(words_so_far: list[str] | None, predicted: str) -> bool | None:
+    """Whether the grammar allows ``predicted`` after ``words_so_far``; None where that cannot be judged: in
+    the middle of a word, for a piece that is not a whole word, or after words that begin no sentence."""
+    if words_so_far is None or (predicted != EOS and predicted not in WORD_CLASS):
+        return None
+    return fits(words_so_far, None if predicted == EOS else predicted)
+
+
+def next_word_reading(
+    reading: Reading, targets: list[str], so_far: list[list[str] | None]
+) -> NextWordReading:
+    """A Reading of a sentence's pieces for the answer, each prediction checked against the sentence's next
+    piece and, where a word ends, the grammar (``so_far``: the words before each position, None mid-word)."""
     correct = [p == t for p, t in zip(reading.predicted, targets, strict=True)]
-    allowed = [fits(sentence[:t], None if p == EOS else p) for t, p in enumerate(reading.predicted)]
+    allowed = [_judged(words, p) for words, p in zip(so_far, reading.predicted, strict=True)]
     return NextWordReading(
         predicted=reading.predicted,
         probability=reading.probability.tolist(),
@@ -226,8 +240,17 @@ def next_word_reading(reading: Reading, sentence: list[str]) -> NextWordReading:
 
 
 def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPredictionsResponse:
-    """Every model's next words on ``sentence``, teacher-forced and free-running, beside its stored losses."""
+    """Every model's next pieces on ``sentence``, teacher-forced and free-running, beside its recorded
+    losses."""
     record = {m["mask"]: m for m in models.record["models"]}
+    pieces, owner = models.models["neg_inf"].pieces(sentence)  # every model reads the same vocabulary
+    words = [plain(w) for w in sentence]
+    targets = [*pieces, EOS]
+    # Before position t the input holds pieces[:t]; a word ends there when the next piece starts a word.
+    so_far = [words[: owner[t - 1] + 1] if t else [] for t in range(len(targets))]
+    so_far_or_none = [
+        w if t == len(pieces) or not pieces[t].startswith(PREFIX) else None for t, w in enumerate(so_far)
+    ]
     answers = []
     for mask, lm in models.models.items():
         forced, free = lm.read_and_write(sentence)
@@ -240,8 +263,8 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
                 final_train=stored["final_train"],
                 final_validation=stored["final_validation"],
                 validation_gap=round(stored["final_validation"] - stored["final_train"], 6),
-                teacher_forced=next_word_reading(forced, sentence),
-                free_running=next_word_reading(free, sentence),
+                teacher_forced=next_word_reading(forced, targets, so_far_or_none),
+                free_running=next_word_reading(free, targets, so_far_or_none),
                 same=sum(a == b for a, b in zip(forced.predicted, free.predicted, strict=True)),
                 written=written,
                 written_grammatical=grammatical(written),
@@ -250,9 +273,10 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
     order = {mask: k for k, mask in enumerate(MODEL_ORDER)}
     return LanguageModelPredictionsResponse(
         sentence=sentence,
-        inputs=["<s>", *sentence],
-        targets=[*sentence, EOS],
-        positions=len(sentence) + 1,
+        inputs=["<s>", *pieces],
+        targets=targets,
+        word_index=[None, *owner],
+        positions=len(targets),
         models=sorted(answers, key=lambda a: order[a.model]),
     )
 
@@ -265,12 +289,10 @@ async def next_words(
     models: TinyLMsDep,
     sentence: Annotated[
         Sentence,
-        sentence_query(
-            "the old fox chased the hungry duck", max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS
-        ),
+        sentence_query(READING_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
     ],
 ) -> LanguageModelPredictionsResponse:
     """Each model's next word at every position of the sentence, fed the whole sentence as in training and
     validation (teacher forcing) and fed only the words so far as when it writes (free running), beside its
     recorded losses. At most 14 words: one network pass per position per model, run off the event loop."""
-    return await computed(lambda: predictions(models, sentence.lower_words))
+    return await computed(lambda: predictions(models, sentence.words))

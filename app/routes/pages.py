@@ -20,11 +20,11 @@ from app.errors import json_refusal_doc
 from app.figures import BY_SLUG, NUMBERS, number, present
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
-from app.models.lm_grammar import CLASSES as LM_WORD_CLASSES
 from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
 from app.models.tiny_lm import DEFAULT_SENTENCE as LM_DEFAULT_SENTENCE
-from app.models.tiny_lm import MAX_POSITIONS as LM_MAX_POSITIONS
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
+from app.models.tiny_lm import MAX_WORDS as LM_MAX_WORDS
+from app.models.tiny_lm import READING_SENTENCE as LM_READING_SENTENCE
 from app.models.verdicts import THRESHOLDS as VERDICT_THRESHOLDS
 
 router = APIRouter(tags=["pages"])
@@ -152,21 +152,9 @@ RECORDS: tuple[dict[str, str], ...] = (
 )
 
 
-# The language models' word classes (app/models/lm_grammar.py) as figure 6 lists the words its decoder knows.
-LM_CLASS_NAMES = {
-    "DET": "determiners",
-    "ADJ": "adjectives",
-    "NOUN": "nouns",
-    "COPULA": "the copula",
-    "INTRANSITIVE": "verbs without an object",
-    "TRANSITIVE": "verbs with an object",
-    "PREP": "prepositions",
-}
-
-
 def mask_lab_decoder() -> dict[str, Any] | None:
     """Figure 6's decoder: figure 7's language model trained with −∞, as its stored training record describes
-    it, with the words it knows by class; None while the record does not exist."""
+    it; None while the record does not exist."""
     path = get_settings().weights_dir / LM_CURVES_FILE
     try:
         mtime_ns = path.stat().st_mtime_ns
@@ -176,15 +164,13 @@ def mask_lab_decoder() -> dict[str, Any] | None:
     trained = next(m for m in record["models"] if m["mask"] == "neg_inf")
     return {
         "defaultSentence": LM_DEFAULT_SENTENCE,
-        "maxWords": LM_MAX_POSITIONS - 2,  # the start token, the words, and room for one written after them
+        "maxWords": LM_MAX_WORDS,
+        "vocabSize": record["vocab_size"],
         "layers": record["layers"],
         "heads": record["heads"],
         "dModel": record["d_model"],
         "validationLoss": trained["final_validation"],
         "trainedWith": [m["mask"] for m in record["models"]],  # a model was trained with each of these masks
-        "wordClasses": [
-            {"name": LM_CLASS_NAMES[c], "words": list(words)} for c, words in LM_WORD_CLASSES.items()
-        ],
     }
 
 
@@ -206,6 +192,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "maxTokens": settings.max_sentence_tokens,
         "maxChars": settings.max_sentence_chars,
         "lmMaxChars": LM_MAX_CHARS,
+        "lmReadingSentence": LM_READING_SENTENCE,
         "maskLab": mask_lab_decoder(),
         "capacity": capacity_curve(),
         "sharing": sharing_record(),

@@ -166,21 +166,21 @@ def test_fingerprints_show_each_mask(watched_page):
     )
 
 
-def test_an_unknown_word_shows_the_server_detail(watched_page):
+def test_a_character_no_piece_spells_shows_the_server_detail(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_interview(page)
     detail = page.request.get(
-        "/api/lm/attention", params={"model": "neg_inf", "sentence": "the zorbly fox"}
+        "/api/lm/attention", params={"model": "neg_inf", "sentence": "the 猫 fox"}
     ).json()["detail"]
-    figure.get_by_role("textbox", name="Sentence").fill("the zorbly fox")
+    figure.get_by_role("textbox", name="Sentence").fill("the 猫 fox")
     expect(figure.locator("[data-part=error]")).to_have_text(detail)
     expect(card(figure, "zero").locator(".fingerprint")).to_have_class(re.compile(r"\bis-stale\b"))
-    expect(page).to_have_url(re.compile(r"[?&]lm_sentence=the\+zorbly\+fox"))
-    figure.get_by_role("textbox", name="Sentence").fill("the old fox slept")
+    expect(page).to_have_url(re.compile(r"[?&]lm_sentence=the\+%E7%8C%AB\+fox"))
+    figure.get_by_role("textbox", name="Sentence").fill("her dog ran")
     expect(figure.locator("[data-part=error]")).to_be_hidden()
     expect(card(figure, "zero").locator(".fingerprint")).not_to_have_class(re.compile(r"\bis-stale\b"))
-    expect(card(figure, "neg_inf").locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(25)
+    expect(card(figure, "neg_inf").locator("svg.heatmap").first.locator(".heatmap__cell")).to_have_count(16)
 
 
 def test_phone_width_has_no_horizontal_scroll(phone_page):
@@ -308,12 +308,12 @@ def test_each_model_reads_and_writes_side_by_side_beside_its_recorded_loss(watch
 def test_a_new_sentence_is_read_and_written_again(watched_page):
     page, _ = watched_page
     figure = open_interview(page)
-    figure.get_by_role("textbox", name="Sentence").fill("her cat slept")
+    figure.get_by_role("textbox", name="Sentence").fill("her cat ran")
     region = read_write(figure)
-    expect(region).to_have_attribute("data-sentence", "her cat slept")
+    expect(region).to_have_attribute("data-sentence", "her cat ran")
     table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
-    expect(table.locator("tbody th")).to_have_text(["her", "cat", "slept", "(end)"])
-    answer = get_json(page, "/api/lm/predictions?sentence=her+cat+slept")
+    expect(table.locator("tbody th")).to_have_text(["her", "cat", "ran", "(end)"])
+    answer = get_json(page, "/api/lm/predictions?sentence=her+cat+ran")
     written = answer["models"][0]["written"]
     expect(region.get_by_role("region", name="−∞", exact=True).locator(".rw-model__written")).to_contain_text(
         " ".join(written)

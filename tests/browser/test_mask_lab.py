@@ -13,10 +13,16 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from app.figures import number
+from app.models.tiny_lm import DEFAULT_SENTENCE, MAX_WORDS, get_tiny_lms
 from tests.browser.pages import STALE, open_figure, query_params, refused_then_recovered, sideways_scroll
 
-DEFAULT_SENTENCE = "the old fox chased the goose"
-DEFAULT_TOKENS = ["<s>", *DEFAULT_SENTENCE.split()]
+
+def pieces(sentence: str) -> list[str]:
+    """The tokens figure 6's decoder reads: the start token, then the sentence's word pieces."""
+    return ["<s>", *get_tiny_lms().models["neg_inf"].pieces(sentence.split())[0]]
+
+
+DEFAULT_TOKENS = pieces(DEFAULT_SENTENCE)
 N = len(DEFAULT_TOKENS)
 MAPS = 4  # 2 layers × 2 heads
 MAP = "[data-part=drawing] svg.heatmap"  # the decoder's maps (the padding panel draws two more)
@@ -123,12 +129,7 @@ def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_p
     about = figure.locator(".mask-decoder__about")
     expect(about).to_contain_text(f"{record['layers']} layers × {record['heads']} heads")
     expect(about).to_contain_text(f"validation loss {honest['final_validation']:.2f} in its training record")
-    # The words it knows, behind a disclosure: every word of the models' vocabulary.
-    words = figure.get_by_text(re.compile(r"^Words it knows \(\d+\)$"))
-    expect(words).to_have_text(f"Words it knows ({len(record['vocabulary'])})")
-    words.click()
-    listed = ", ".join(figure.locator(".mask-words__list dd").all_text_contents()).split(", ")
-    assert sorted(listed) == sorted(record["vocabulary"])
+    expect(about).to_contain_text(f"It reads {record['vocab_size']:,} word pieces")
 
     m = meter(figure)
     expect(m).to_have_attribute("aria-valuemin", "0")
@@ -252,7 +253,7 @@ def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("her cat slept near the river")
     expect(figure.locator(MAP)).to_have_count(MAPS)
     first = figure.locator(MAP).first
-    labels = ["<s>", "her", "cat", "slept", "near", "the", "river"]
+    labels = pieces("her cat slept near the river")  # slept is read in pieces
     assert first.locator(".heatmap__label").all_text_contents()[::2] == labels
     asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/lm/attention" in u]
     assert any(q.get("mask") == ["zero"] and q.get("model") == ["neg_inf"] for q in asked)
@@ -278,39 +279,57 @@ def test_typing_a_sentence_redraws_the_heatmaps_and_the_yardstick(watched_page):
     figure = open_mask_lab(page)
     radio(figure, "−∞").check()
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
-    sentence = "the hungry wolf followed the goose across the meadow"
+    sentence = "the hungry dog followed the horse across the field"
+    assert len(pieces(sentence)) == 10  # every word whole
     figure.get_by_role("textbox", name="Sentence").fill(sentence)
     expect(figure.locator(".row-leak__item")).to_have_count(10)
     expect(figure.locator(MAP).first.locator(".heatmap__cell")).to_have_count(100)
     expect(figure.locator("[data-part=yardstick]")).to_contain_text("= 9/20 = 45%")
     expect(meter(figure)).to_have_attribute("aria-valuenow", "0")
-    expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+hungry\+wolf"))
+    expect(page).to_have_url(re.compile(r"[?&]mask_sentence=the\+hungry\+dog"))
 
 
-def test_unknown_words_and_a_sentence_past_the_decoders_length_are_refused_inside_the_figure(watched_page):
+def test_any_word_is_read_in_pieces_and_only_characters_no_piece_spells_are_refused(watched_page):
     page, watch = watched_page
     watch.expected_console.append("status of 422")
     figure = open_mask_lab(page)
     drawing = figure.locator("[data-part=drawing]")
-    refusal = page.request.get("/api/lm/attention", params={"sentence": "teh river bank was steep"}).json()
-    assert refusal["unknown"] == ["teh", "bank", "steep"]
-    assert refusal["detail"].startswith("not in the models' vocabulary: teh (did you mean the?), bank")
-    typed = "teh river bank was steep"
-    refused_then_recovered(figure, drawing, typed, refusal["detail"], "the river was cold")
+    typed = "my neighbour plays jazz on a zorbophone"
+    answer = page.request.get("/api/lm/attention", params={"sentence": typed}).json()
+    figure.get_by_role("textbox", name="Sentence").fill(typed)
+    first = figure.locator(MAP).first
+    expect(first.locator(".heatmap__label")).to_have_count(2 * len(answer["tokens"]))
+    split = [w for k, w in enumerate(answer["words"]) if answer["word_index"].count(k) > 1]
+    assert "zorbophone" in split
+    note = figure.locator("[data-part=pieces]")
+    expect(note).to_contain_text("Read in pieces")
+    for word in split:
+        cut = [
+            t
+            for t, k in zip(answer["tokens"], answer["word_index"], strict=True)
+            if k == answer["words"].index(word)
+        ]
+        expect(note).to_contain_text(f"“{word}” as {' · '.join(cut)}")
+
+    refused = "the 猫 sat on the mat"
+    detail = page.request.get("/api/lm/attention", params={"sentence": refused}).json()["detail"]
+    assert detail.endswith("this sentence also has '猫'")
+    refused_then_recovered(figure, drawing, refused, detail, "her dog ran near the river")
     # the meter and the panels' numbers belong to the last answer too: they dim with the maps, and come back
     meter_box, panels = figure.locator("[data-part=leak]"), figure.locator("[data-part=panels]")
-    figure.get_by_role("textbox", name="Sentence").fill(typed)
+    figure.get_by_role("textbox", name="Sentence").fill(refused)
     for part in (meter_box, panels):
         expect(part).to_have_class(STALE)
         expect(part).to_have_css("opacity", "0.35")
-    figure.get_by_role("textbox", name="Sentence").fill("the river was cold")
+    figure.get_by_role("textbox", name="Sentence").fill("her dog ran near the river")
     for part in (meter_box, panels):
         expect(part).not_to_have_class(STALE)
-    expect(figure.locator(MAP).first.locator(".heatmap__label")).to_have_count(2 * 5)
+    expect(figure.locator(MAP).first.locator(".heatmap__label")).to_have_count(2 * 7)
+    expect(note).to_have_text("Every word is one of the decoder's tokens.")
 
-    too_long = " ".join(["the"] * 15)
+    too_long = " ".join(["the"] * (MAX_WORDS + 1))
     detail = page.request.get("/api/lm/attention", params={"sentence": too_long}).json()["detail"]
-    assert detail == "sentence has 15 words; at most 14 are allowed"
+    assert detail == f"sentence has {MAX_WORDS + 1} words; at most {MAX_WORDS} are allowed"
     refused_then_recovered(figure, drawing, too_long, detail, "the dog slept")
 
 
@@ -387,12 +406,16 @@ def leak_by_zero_fill(figure: Locator) -> None:
     expect(meter(figure)).not_to_have_attribute("aria-valuenow", "0")
 
 
-LONGEST = "the hungry brown wolf followed the young goose across the sandy meadow near the"  # 14 words
+LONGEST = (  # MAX_WORDS words, some in pieces
+    "the hungry brown wolf followed the young goose across the sandy meadow near the barn because it "
+    "wanted a snack before the long winter"
+)
 
 
 def type_the_longest_sentence(figure: Locator) -> None:
     figure.get_by_role("textbox", name="Sentence").fill(LONGEST)
-    expect(figure.locator(".row-leak__item")).to_have_count(15)
+    assert len(LONGEST.split()) == MAX_WORDS
+    expect(figure.locator(".row-leak__item")).to_have_count(len(pieces(LONGEST)))
 
 
 def test_on_a_phone_each_heatmap_takes_the_full_width_writes_its_weights_and_nothing_scrolls(phone_page):

@@ -22,8 +22,11 @@ PARTS = ["article", *FIGURES]
 # The article as it opens, and with a long sentence at many heads in every figure that takes one (where
 # figure 1 and others switch from arcs to grids, and heatmaps get many small cells).
 LONG = "the river bank was steep and the river bank was steep and the river bank was steep"
-# Figure 6's decoder reads at most 14 words, all from its own vocabulary.
-DECODER_LONG = "the hungry brown wolf followed the young goose across the sandy meadow near the"
+# Figure 6's decoder reads at most 24 words (app/models/tiny_lm.MAX_WORDS), some of these in pieces.
+DECODER_LONG = (
+    "the hungry brown wolf followed the young goose across the sandy meadow near the barn because "
+    "it wanted a snack before the long winter"
+)
 SCENES = {
     "default": "/",
     "long": f"/?sentence={LONG}&heads=24&mask_sentence={DECODER_LONG}&order_sentence={LONG}"

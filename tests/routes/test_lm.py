@@ -4,13 +4,14 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.models.tiny_lm import get_tiny_lms
+from app.models.tiny_lm import MAX_WORDS, READING_SENTENCE, get_tiny_lms
 
 
 def test_the_record_lists_four_models_with_curves(client: TestClient) -> None:
     body = client.get("/api/lm").json()
     assert [m["mask"] for m in body["models"]] == ["none", "neg_inf", "zero", "next_word"]
-    assert body["prompt"] == "the" and "fox" in body["vocabulary"] and "<s>" not in body["vocabulary"]
+    assert body["prompt"] == "the" and "river" in body["vocabulary"] and "<s>" not in body["vocabulary"]
+    assert "##s" in body["vocabulary"] and len(body["vocabulary"]) == body["vocab_size"] - 3
     for model in body["models"]:
         curves = model["curves"]
         assert len(curves["step"]) == len(curves["train"]) == len(curves["validation"]) > 5
@@ -45,12 +46,14 @@ def test_attention_maps_carry_each_masks_fingerprint(client: TestClient) -> None
 @pytest.mark.parametrize(
     ("body", "detail"),
     [
-        ({"model": "neg_inf", "prompt": "the zorb fox"}, "not in the models' vocabulary: zorb"),
-        ({"model": "neg_inf", "prompt": "teh fox"}, "not in the models' vocabulary: teh (did you mean the?)"),
+        (
+            {"model": "neg_inf", "prompt": "the 猫 fox"},
+            "the decoders read letters a–z, digits and apostrophes; this sentence also has '猫'",
+        ),
         ({"model": "neg_inf", "prompt": "?!"}, "sentence has no words: type at least one word"),
         (
-            {"model": "neg_inf", "prompt": " ".join(["the"] * 15)},
-            "sentence has 15 words; at most 14 are allowed",
+            {"model": "neg_inf", "prompt": " ".join(["the"] * (MAX_WORDS + 1))},
+            f"sentence has {MAX_WORDS + 1} words; at most {MAX_WORDS} are allowed",
         ),
     ],
 )
@@ -76,26 +79,24 @@ def test_malformed_generate_requests_get_a_422(client: TestClient, body: dict) -
     assert client.post("/api/lm/generate", json=body).status_code == 422
 
 
-def test_attention_refuses_unknown_words_naming_them_with_close_known_words(client: TestClient) -> None:
-    response = client.get("/api/lm/attention", params={"model": "none", "sentence": "the wug slept"})
+def test_attention_reads_any_word_in_pieces_and_refuses_only_characters(client: TestClient) -> None:
+    body = client.get("/api/lm/attention", params={"model": "none", "sentence": "The wug slept"}).json()
+    assert body["words"] == ["The", "wug", "slept"]
+    assert body["tokens"][:2] == ["<s>", "the"] and body["tokens"][2].startswith("w")
+    pieces_of_wug = [t for t, w in zip(body["tokens"], body["word_index"], strict=True) if w == 1]
+    assert len(pieces_of_wug) > 1 and "".join(pieces_of_wug).replace("##", "") == "wug"
+    assert body["word_index"][0] is None and body["word_index"][-1] == 2
+    response = client.get("/api/lm/attention", params={"sentence": "the cat ate a 🍕 and 寿司"})
     assert response.status_code == 422
     assert response.json() == {
-        "detail": "not in the models' vocabulary: wug",
-        "unknown": ["wug"],
-        "suggestions": {"wug": []},
-    }
-    response = client.get("/api/lm/attention", params={"sentence": "teh olf fox slept teh"})
-    assert response.status_code == 422
-    assert response.json() == {
-        "detail": "not in the models' vocabulary: teh (did you mean the?), olf (did you mean wolf or old?)",
-        "unknown": ["teh", "olf"],
-        "suggestions": {"teh": ["the"], "olf": ["wolf", "old"]},
+        "detail": "the decoders read letters a–z, digits and apostrophes; this sentence also has '寿', '司'",
+        "characters": ["寿", "司"],  # the pizza is no word: dropped as punctuation is
     }
 
 
 # ---- figure 6: the −∞-trained decoder under each of the three masks ----------------------------------------
 
-DECODER_SENTENCE = "the old fox chased the goose near the barn"
+DECODER_SENTENCE = "the old farmer sold the horse near the barn"
 
 
 def decoder(client: TestClient, **params: str) -> dict:
@@ -176,7 +177,7 @@ def test_the_mask_parameter_is_in_the_openapi_document(client: TestClient) -> No
 
 
 def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client: TestClient) -> None:
-    sentence = "the old fox chased the hungry duck"
+    sentence = READING_SENTENCE
     body = client.get("/api/lm/predictions", params={"sentence": sentence}).json()
     words = sentence.split()
     assert body["sentence"] == words and body["inputs"] == ["<s>", *words]
@@ -204,11 +205,11 @@ def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client:
 
     honest, zero, _next_word, unmasked = body["models"]  # the off-by-one model: figure 7's own tests
     # −∞ cannot see ahead: reading the sentence and writing alone give the same predictions and loss, and
-    # every prediction is a word the grammar allows there.
+    # every prediction that can be judged (a whole word, not a piece) is one the grammar allows there.
     assert honest["same"] == 8
     assert abs(honest["teacher_forced"]["accuracy"] - honest["free_running"]["accuracy"]) < 0.01
     assert honest["free_running"]["loss"] == pytest.approx(honest["teacher_forced"]["loss"], rel=1e-6)
-    assert honest["free_running"]["allowed_count"] == honest["free_running"]["judged"] == 8
+    assert honest["free_running"]["allowed_count"] == honest["free_running"]["judged"] >= 8 // 2
     for leaky in (zero, unmasked):
         forced, free = leaky["teacher_forced"], leaky["free_running"]
         assert forced["accuracy"] - free["accuracy"] >= 0.5  # copies when it can see, fails when it cannot
@@ -222,8 +223,14 @@ def test_predictions_read_the_sentence_two_ways_beside_the_stored_losses(client:
 @pytest.mark.parametrize(
     ("params", "detail"),
     [
-        ({"sentence": "the wug slept"}, "not in the models' vocabulary: wug"),
-        ({"sentence": " ".join(["the"] * 15)}, "sentence has 15 words; at most 14 are allowed"),
+        (
+            {"sentence": "the 猫 slept"},
+            "the decoders read letters a–z, digits and apostrophes; this sentence also has '猫'",
+        ),
+        (
+            {"sentence": " ".join(["the"] * (MAX_WORDS + 1))},
+            f"sentence has {MAX_WORDS + 1} words; at most {MAX_WORDS} are allowed",
+        ),
         ({"sentence": "?!"}, "sentence has no words: type at least one word"),
     ],
 )

@@ -49,7 +49,7 @@ const MODE_CODE = {
 const START = "<s>"; // the start token the decoder reads before the first word
 // The figure's elements marked data-part (the Mask radios, several, are found apart).
 const PARTS = [
-  ..."sentence drawing meter meter-fill meter-yardstick meter-value meter-learned learned".split(" "),
+  ..."sentence pieces dock-leak drawing meter meter-fill meter-yardstick meter-value meter-learned learned".split(" "),
   ..."yardstick rows rows-foot table explain compare code".split(" "),
   ..."pad-about pad-count pad-maps pad-explain precision-about precision precision-explain".split(" "),
 ];
@@ -235,6 +235,18 @@ const ZOO_TEXT = {
   additive: additiveText,
 };
 
+/** Which of the sentence's words the decoder reads in pieces, as figure 11 draws them ("river: r · ##iver"). */
+export function piecesNote({ tokens, word_index: owner, words }) {
+  const byWord = new Map();
+  tokens.forEach((t, p) => {
+    if (owner[p] !== null) byWord.set(owner[p], [...(byWord.get(owner[p]) ?? []), t]);
+  });
+  const split = [...byWord].filter(([, pieces]) => pieces.length > 1);
+  if (!split.length) return `Every word is one of the decoder's tokens.`;
+  const told = split.map(([w, pieces]) => `${quote(words[w])} as ${pieces.join(" · ")}`);
+  return `Read in pieces (a piece that continues a word starts with ##): ${list(told)}.`;
+}
+
 export class MaskLab extends Widget {
   constructor(figure, pageData) {
     const decoder = pageData.maskLab ?? {};
@@ -244,13 +256,13 @@ export class MaskLab extends Widget {
       schema: {
         sentence: {
           param: "mask_sentence",
-          fallback: decoder.defaultSentence ?? "the old fox chased the goose",
+          fallback: decoder.defaultSentence,
           parse: parse.text(maxChars),
         },
         mask: { param: "mask", fallback: "none", parse: parse.choice(MODES) },
       },
       parts: PARTS,
-      staleOn: ["leak", "drawing", "panels"], // the meter and the panels' numbers are the answer's too
+      staleOn: ["leak", "dock-leak", "drawing", "panels"], // the meters and the panels' numbers are the answer's too
     });
     this.maxChars = maxChars;
     this.trainedWith = decoder.trainedWith ?? []; // the masks a model of figure 7 was trained with
@@ -329,6 +341,7 @@ export class MaskLab extends Widget {
     let k = 0;
     for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w); // null: NaN, drawn grey
     this.el.drawing.dataset.mask = data.mask;
+    this.el.pieces.textContent = piecesNote(data);
     this.showMeter(data);
     this.showLearned();
     this.showExplanation(data);
@@ -451,9 +464,12 @@ export class MaskLab extends Widget {
     meter.dataset.leak = String(data.future_leak);
     this.el.meterFill.style.setProperty("--share", String(data.future_leak));
     this.el.meterValue.textContent = text;
+    this.el.dockLeak.textContent = `· future leak ${text}`;
     const uniform = uniformLeak(n);
     this.el.meterYardstick.style.setProperty("--share", String(uniform));
-    const words = data.tokens[0] === START ? ` (the start token and your ${plural(n - 1, "word")})` : "";
+    const pieces = (data.words?.length ?? n - 1) === n - 1 ? "" : ` in ${n - 1} pieces`;
+    const words =
+      data.tokens[0] === START ? ` (the start token and your ${plural(data.words?.length ?? n - 1, "word")}${pieces})` : "";
     this.el.yardstick.textContent =
       `Yardstick: if every position spread its attention evenly over all n = ${n} positions${words}, the ` +
       `average share on later ones would be (n−1)/(2n) = ${n - 1}/${2 * n} = ${formatPercent(uniform * 100)}: ` +

@@ -98,7 +98,7 @@ const ANSWERS = {
 
   /** Figure 6 under ×0: what share of its decoder's attention still goes to the future? */
   async leak(form, pageData) {
-    const fallback = pageData.maskLab?.defaultSentence ?? "the old fox chased the goose";
+    const fallback = pageData.maskLab?.defaultSentence ?? "";
     const { sentence } = readState({
       sentence: { param: "mask_sentence", fallback, parse: parse.text(pageData.lmMaxChars ?? 200) },
     }); // as figure 6 reads it: a blank or too long value in the URL falls back to its default

@@ -21,7 +21,6 @@ import { ORDER, SHORT } from "./names.js";
 
 const NAME = "interview";
 const DIAGNOSE = `${NAME}:diagnose`; // the channel of the diagnosis: a newer file supersedes an older one
-const DEFAULT_SENTENCE = "the old fox chased the hungry duck";
 const SENTENCE_DELAY_MS = 300;
 const SAMPLE_COUNT = 5;
 const STRATEGIES = ["greedy", "sample"];
@@ -39,7 +38,7 @@ export class Interview extends Widget {
     super(figure, pageData, {
       name: NAME,
       schema: {
-        sentence: { param: "lm_sentence", fallback: DEFAULT_SENTENCE, parse: parse.text(pageData.lmMaxChars ?? 200) },
+        sentence: { param: "lm_sentence", fallback: pageData.lmReadingSentence, parse: parse.text(pageData.lmMaxChars ?? 200) },
         strategy: { param: "lm_decoding", fallback: "greedy", parse: parse.choice(STRATEGIES) },
       },
       parts: PARTS,

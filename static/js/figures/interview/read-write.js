@@ -19,7 +19,7 @@ const MARKS = {
   right: { mark: "✓", said: "the sentence's word" },
   allowed: { mark: "○", said: "another word the grammar allows there" },
   wrong: { mark: "✗", said: "a word the grammar forbids there" },
-  unjudged: { mark: "·", said: "not judged" },
+  unjudged: { mark: "·", said: "not judged: inside a word, a piece of one, or after words no sentence begins with" },
 };
 
 /** A word as the reader sees it: the end token is "(end)". */
