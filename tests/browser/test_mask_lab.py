@@ -475,3 +475,24 @@ def test_beside_a_leaky_mask_the_meter_shows_what_a_decoder_trained_with_it_does
     radio(figure, "transposed").check()
     expect(line).to_contain_text("No decoder was trained with this bug")
     expect(mark).to_be_hidden()
+
+
+def test_on_a_phone_the_mask_radios_and_the_leak_stay_in_view_of_the_maps(phone_page):
+    """Scrolled down to the last heatmap, the radios are still on screen with the leak they give; a change
+    made there shows in the maps below it. On a wide screen the radios stay where they are."""
+    page, _ = phone_page
+    figure = open_mask_lab(page)
+    leak_by_zero_fill(figure)
+    figure.locator(MAP).last.scroll_into_view_if_needed()
+    no_mask = radio(figure, "no mask")
+    top = no_mask.bounding_box()
+    assert top is not None and 0 <= top["y"] <= page.viewport_size["height"] / 4
+    dock = figure.locator("[data-part=dock-leak]")
+    expect(dock).to_be_visible()
+    expect(dock).to_have_text(f"· future leak {figure.locator('[data-part=meter-value]').inner_text()}")
+    last_map = figure.locator(MAP).last.bounding_box()
+    assert last_map is not None and last_map["y"] < page.viewport_size["height"]  # both in view at once
+    radio(figure, "−∞").check()
+    expect(dock).to_have_text("· future leak 0%")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(dock).to_be_hidden()
