@@ -334,3 +334,22 @@ def test_every_text_in_the_interview_renders_at_11_px_or_more(browser, server, w
         texts = texts_of(page, "interview")
         assert texts and too_small(texts) == [], too_small(texts)[:10]
         assert sideways_scroll(page) <= 0
+
+
+def test_a_sentence_with_words_in_pieces_is_read_piece_by_piece_and_says_so(watched_page):
+    page, _ = watched_page
+    figure = open_interview(page)
+    sentence = "my neighbour sold the horse"
+    answer = get_json(page, f"/api/lm/predictions?{urlencode({'sentence': sentence})}")
+    pieces = answer["inputs"][1:]
+    assert len(pieces) > len(sentence.split())  # "neighbour" is not one of the models' tokens
+    figure.get_by_role("textbox", name="Sentence").fill(sentence)
+    region = read_write(figure)
+    expect(region).to_have_attribute("data-sentence", sentence)
+    table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
+    expect(table.locator("tbody th")).to_have_text([*pieces, "(end)"])
+    text = region.locator("[data-part=read-write-text]")
+    words, n = len(sentence.split()), answer["positions"]
+    expect(text).to_contain_text(f"({n} next tokens: its {words} words in {len(pieces)} pieces, and the end)")
+    neighbour = [p for p, w in zip(pieces, answer["word_index"][1:], strict=True) if w == 1]
+    expect(text).to_contain_text(f"“neighbour” as {' · '.join(neighbour)}")

@@ -12,6 +12,7 @@
 import { headColour, onSchemeChange } from "../lib/colours.js";
 import { element } from "../lib/dom.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
+import { piecesNote } from "../lib/pieces.js";
 import { parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
 import { WidthWatch } from "../lib/width-watch.js";
@@ -235,18 +236,6 @@ const ZOO_TEXT = {
   additive: additiveText,
 };
 
-/** Which of the sentence's words the decoder reads in pieces, as figure 11 draws them ("river: r · ##iver"). */
-export function piecesNote({ tokens, word_index: owner, words }) {
-  const byWord = new Map();
-  tokens.forEach((t, p) => {
-    if (owner[p] !== null) byWord.set(owner[p], [...(byWord.get(owner[p]) ?? []), t]);
-  });
-  const split = [...byWord].filter(([, pieces]) => pieces.length > 1);
-  if (!split.length) return `Every word is one of the decoder's tokens.`;
-  const told = split.map(([w, pieces]) => `${quote(words[w])} as ${pieces.join(" · ")}`);
-  return `Read in pieces (a piece that continues a word starts with ##): ${list(told)}.`;
-}
-
 export class MaskLab extends Widget {
   constructor(figure, pageData) {
     const decoder = pageData.maskLab ?? {};
@@ -341,7 +330,7 @@ export class MaskLab extends Widget {
     let k = 0;
     for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w); // null: NaN, drawn grey
     this.el.drawing.dataset.mask = data.mask;
-    this.el.pieces.textContent = piecesNote(data);
+    this.el.pieces.textContent = piecesNote(data.tokens, data.word_index, data.words);
     this.showMeter(data);
     this.showLearned();
     this.showExplanation(data);

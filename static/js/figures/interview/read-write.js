@@ -5,6 +5,7 @@
 
 import { element } from "../../lib/dom.js";
 import { formatLoss } from "../../lib/log-axis.js";
+import { piecesNote } from "../../lib/pieces.js";
 import { clear } from "../../lib/svg.js";
 import { listed, modelColour, pct, SHORT } from "./names.js";
 
@@ -152,7 +153,13 @@ export function overfittingText(data) {
 /** What the table shows, in words: each leaky model's two scores, and why the honest one scores alike. */
 export function readWriteText(data) {
   const n = data.positions;
-  const sentences = [`On “${data.sentence.join(" ")}” (${n} next words, the end included):`];
+  const pieces = data.inputs.length - 1; // the start token, then the pieces
+  const what =
+    pieces === data.sentence.length
+      ? `${n} next words, the end included`
+      : `${n} next tokens: its ${data.sentence.length} words in ${pieces} pieces, and the end`;
+  const sentences = [`On “${data.sentence.join(" ")}” (${what}):`];
+  if (pieces !== data.sentence.length) sentences.push(piecesNote(data.inputs, data.word_index, data.sentence));
   for (const m of data.models) {
     const f = m.teacher_forced;
     const w = m.free_running;
