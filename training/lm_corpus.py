@@ -3,9 +3,10 @@ app/models/lm_grammar.py (everyday English words), and the word-piece vocabulary
 
 The vocabulary holds most of the grammar's words whole, so that a model writes words, not spellings. About
 one content word in seven (by a hash of its dictionary form, so every form of a verb goes the same way) is
-left out of it and appears in training only in pieces: ``tokenizers``' WordPiece trainer learns those pieces
-from these words as the training sentences use them, and every character of app/models/word_pieces.ALPHABET
-is added alone and after ``##``. So the models learn to read a word they do not know whole, as they must for
+left out of it and appears in training only in pieces: ``learn_pieces`` learns those pieces from these
+words as the training sentences use them (byte-pair merges, ties broken alphabetically, so that a run
+always gives the same vocabulary), and every character of app/models/word_pieces.ALPHABET is added alone and
+after ``##``. So the models learn to read a word they do not know whole, as they must for
 most words a reader types.
 """
 
@@ -79,26 +80,46 @@ def spelled(word: str) -> bool:
     )
 
 
-def learn_vocabulary(train: list[list[str]], pieces: int) -> list[str]:
-    """The specials, the grammar's words but the spelled ones, then about ``pieces`` word pieces WordPiece
-    learns from the spelled words as the training sentences use them, then any character (alone or after ##)
-    it did not keep."""
-    whole = [w for c, ws in CLASSES.items() for w in ws if c not in CONTENT_CLASSES or not spelled(w)]
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers  # training only
+def learn_pieces(counts: dict[str, int], merges: int) -> list[str]:
+    """Word pieces learnt from words and how often each is used, by byte-pair merging: every word starts as
+    its characters (all but the first after ##), and each step joins the pair of neighbouring pieces used most
+    often, the alphabetically first on a tie, so that a run always learns the same pieces. The pieces of the
+    words once ``merges`` steps are taken."""
+    split = {w: [w[0], *(PREFIX + ch for ch in w[1:])] for w in counts}
+    learned: set[str] = {piece for parts in split.values() for piece in parts}
+    for _ in range(merges):
+        pairs: dict[tuple[str, str], int] = {}
+        for word, parts in split.items():
+            for pair in zip(parts, parts[1:], strict=False):
+                pairs[pair] = pairs.get(pair, 0) + counts[word]
+        if not pairs:
+            break
+        best = min(pairs, key=lambda pair: (-pairs[pair], pair))
+        joined = best[0] + best[1].removeprefix(PREFIX)
+        learned.add(joined)
+        for word, parts in split.items():
+            k, out = 0, []
+            while k < len(parts):
+                if k + 1 < len(parts) and (parts[k], parts[k + 1]) == best:
+                    out.append(joined)
+                    k += 2
+                else:
+                    out.append(parts[k])
+                    k += 1
+            split[word] = out
+    return sorted(learned)
 
-    tokenizer = Tokenizer(models.WordPiece(unk_token=SPECIALS[0]))
-    tokenizer.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
-    trainer = trainers.WordPieceTrainer(
-        vocab_size=pieces + len(SPECIALS),
-        special_tokens=list(SPECIALS),
-        initial_alphabet=list(ALPHABET),
-        continuing_subword_prefix=PREFIX,
-        show_progress=False,
-    )
-    kept = set(whole)
-    tokenizer.train_from_iterator((" ".join(w for w in s if w not in kept) for s in train), trainer)
-    learned = sorted(tokenizer.get_vocab().items(), key=lambda item: item[1])
+
+def learn_vocabulary(train: list[list[str]], pieces: int) -> list[str]:
+    """The specials, the grammar's words but the spelled ones, then the pieces ``pieces`` merges learn from
+    the spelled words as the training sentences use them, then any character (alone, after ##) not yet in."""
+    kept = {w for c, ws in CLASSES.items() for w in ws if c not in CONTENT_CLASSES or not spelled(w)}
+    counts: dict[str, int] = {}
+    for sentence in train:
+        for word in sentence:
+            if word not in kept:
+                counts[word] = counts.get(word, 0) + 1
     vocabulary = [*SPECIALS, *sorted(kept)]
-    vocabulary += [piece for piece, _ in learned if piece not in SPECIALS and piece not in kept]
+    vocabulary += [p for p in learn_pieces(counts, pieces) if p not in kept]
     known = set(vocabulary)
     return vocabulary + [p for ch in ALPHABET for p in (ch, PREFIX + ch) if p not in known]

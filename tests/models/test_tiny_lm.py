@@ -47,7 +47,8 @@ def test_fresh_generations_agree_with_the_record(lms: TinyLMs) -> None:
         made = [lms.models[mask].generate(["the"], "sample", rng) for _ in range(100)]
         return sum(grammatical(w) for w in made) / len(made)
 
-    assert share("neg_inf") >= 0.9
+    # 100 fresh samples, another seed: within three standard errors (3 × 0.03) of the recorded share
+    assert share("neg_inf") >= record(lms, "neg_inf")["grammatical_share"] - 0.09
     for mask in LEAKY:
         assert share(mask) <= 0.1
 
