@@ -119,6 +119,10 @@ class AttentionResponse(BaseModel):
     row_future_shares: list[float] = Field(description="[query i]: `future_shares` averaged over the heads")
     relations: list[Relation]
     verdicts: list[HeadVerdict] = Field(description="[head]: what the head does, judged from its scores")
+    own_heads: dict[RelationName, int | None] = Field(
+        description="each relation the sentence has -> its own head: one that serves it alone, or serves it "
+        "beside relations other heads serve alone (their pairs overlap); null when it has none"
+    )
 
 
 class LanguageModelRecord(BaseModel):

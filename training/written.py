@@ -63,7 +63,7 @@ def load(path: Path = WRITTEN) -> list[Written]:
                 meaning += [(i, j), (j, i)]
             continue
         word, _, partners = (part.strip() for part in text.partition("->"))
-        grammar.append((word, partners))
+        grammar.append((word.partition("#")[0], partners))  # "the#2 -> market" names the word's own line too
     result = []
     for words, meaning, grammar in sentences:
         if [w for w, _ in grammar] != words:

@@ -21,7 +21,7 @@ from app.config import get_settings
 from app.core.attention import MaskMode, causal_mask, valid_head_counts
 from app.core.borrowing import Borrowing, Claims, borrowing, relation_scores
 from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features, token_row, word_token
-from app.models.verdicts import Verdict, head_verdicts, verdict
+from app.models.verdicts import Verdict, head_verdicts, own_heads, verdict
 from app.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
@@ -92,6 +92,12 @@ class RelationAttention:
     weights: FloatArray  # (h, T, T): rows sum to 1
     relations: list[RelationFit]
     verdicts: list[Verdict]  # per head, from its scores on the relations the sentence has
+
+    @property
+    def own_heads(self) -> dict[str, int | None]:
+        """Each relation the sentence has -> its own head (app.models.verdicts.own_heads), or None."""
+        present = [fit.name for fit in self.relations if fit.head_scores is not None]
+        return own_heads(self.verdicts, present)
 
 
 class RelationHeads:

@@ -24,6 +24,9 @@ The data is plain text in ``lexicon.toml`` beside this module:
 * the everyday words ([everyday.*]): words readers type that the sentence generator must not draw, among
   them the plurals of the ambiguous nouns ([everyday.ambiguous]), which take both senses of their singular.
 
+Beside it, ``sense_cues.txt`` lists for each sense of each ambiguous word the words a person names as settling
+it, written by hand from the senses alone (``_add_sense_cues`` says how they enter the table).
+
 Everything is expanded into ``Entry`` records once, at import, and checked (one entry per word, known tags
 and fields, plural nouns whose singular exists, well-formed side topics) so that a typo fails loudly instead
 of silently skewing the data.
@@ -45,6 +48,7 @@ import dataclasses
 import re
 import string
 import tomllib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -204,6 +208,26 @@ def _check(entry: Entry) -> None:
         raise ValueError(f"{entry.word!r}: bad number {entry.number!r} or tense {entry.tense!r}")
 
 
+def _stems(key: str) -> list[tuple[str, str]]:
+    """The dictionary forms an inflected spelling may come from, each with the part of speech the ending
+    allows: swimming, baking, chirping -> swim, bake, chirp (verb); tried, carried -> try, carry; boxes,
+    berries -> box, berry; organised -> organise (and organize)."""
+    found: list[tuple[str, str]] = []
+    for ending, pos in (("ing", "verb"), ("ed", "verb"), ("es", ""), ("s", "")):
+        if not key.endswith(ending) or len(key) - len(ending) < 2:
+            continue
+        stem = key[: -len(ending)]
+        candidates = [stem, stem + "e"]
+        if len(stem) > 2 and stem[-1] == stem[-2]:
+            candidates.append(stem[:-1])  # swimming -> swim, stopped -> stop
+        if stem.endswith("i"):
+            candidates.append(stem[:-1] + "y")  # tried -> try, berries -> berry
+        found += [(c, pos) for c in candidates]
+    if "is" in key:
+        found.append((key.replace("is", "iz", 1), ""))  # organised -> organized
+    return found
+
+
 def _build() -> dict[str, Entry]:
     entries: list[Entry] = []
 
@@ -263,6 +287,7 @@ def _build() -> dict[str, Entry]:
 
     _add_everyday(table)
     _add_topics(table)
+    _add_sense_cues(table)
 
     # A plural must point at a singular noun of the same field, which catches misspelt plurals.
     for entry in table.values():
@@ -376,6 +401,124 @@ def _add_topics(table: dict[str, Entry]) -> None:
             table[form] = dataclasses.replace(table[form], topics=tuple(topics))
 
 
+def read_sense_cues(text: str) -> list[tuple[str, str, str, list[str]]]:
+    """The rows of sense_cues.txt: (ambiguous word, sense, part of speech, cue words), one per part of speech.
+
+    A line is ``word | sense | n: cue cue ... | v: cue ... | adj: cue ...``; ``#`` starts a comment line."""
+    rows = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, sense, *parts = (part.strip() for part in line.split("|"))
+        for part in parts:
+            tag, _, words = part.partition(":")
+            pos = _CUE_TAGS.get(tag.strip())
+            if pos is None:
+                raise ValueError(f"sense_cues.txt line {number}: unknown tag {tag!r}")
+            rows.append((word, sense, pos, words.split()))
+    return rows
+
+
+_CUE_TAGS = {"n": "noun", "v": "verb", "adj": "adj"}
+
+
+def _add_sense_cues(table: dict[str, Entry]) -> None:
+    """Add what sense_cues.txt says: the words a person names as settling each sense of each ambiguous word
+    (bat, animal: cave, wings, night ...), written by hand from the senses alone.
+
+    A word the lexicon lacks is added with the sense's field, as an everyday word (the sentence generator
+    never draws it); when senses of two fields list it, the first is its field and the second a side topic.
+    A noun ending in s whose singular is listed too is its plural; a verb ending in ed is a past form, any
+    other verb a plain form with its regular forms; a participle (-ing, or -ed of a listed stem) is left to
+    the analysis, which reads it as a form of its verb. A listed word keeps its own field, and the sense
+    becomes its side topic if it has none yet: "jaw" stays body and calls sport to mind (a boxer's punch).
+    A noun of no field takes one only where two senses of a field name it, more than any other field
+    ("voice": music). Side topics from the [topics] table come first, and a word takes at most one from
+    these lists, the first that names it, so that no list can swamp what a word evokes."""
+    rows = read_sense_cues(SENSE_CUES.read_text(encoding="utf-8"))
+    forms: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
+    for word, entry in table.items():
+        forms.setdefault((entry.pos, entry.lemma, entry.fields), []).append(word)
+
+    def add_topic(cue: str, sense: str) -> None:
+        entry = table[cue]
+        if (
+            entry.pos in CONTENT_POS
+            and len(entry.fields) == 1
+            and sense != entry.fields[0]
+            and not entry.topics
+        ):
+            for form in forms[(entry.pos, entry.lemma, entry.fields)]:
+                table[form] = dataclasses.replace(table[form], topics=(sense,))
+
+    senses_of = {
+        w.lstrip("+").split(":")[0]: senses for table_ in AMBIGUOUS.values() for w, senses in table_.items()
+    }
+    new: dict[str, Entry] = {}
+    for word, sense, pos, cues in rows:
+        if word not in senses_of:
+            raise ValueError(f"sense cues of {word!r}: not an ambiguous word")
+        if sense not in senses_of[word]:
+            raise ValueError(f"sense cues of {word!r}: {sense!r} is not one of its senses {senses_of[word]}")
+        listed = set(cues)
+        for cue in cues:
+            if cue in table:
+                add_topic(cue, sense)
+                continue
+            if cue in new:
+                first = new[cue]
+                if first.pos == pos and sense not in first.fields and not first.topics:
+                    new[cue] = dataclasses.replace(first, topics=(sense,))
+                continue
+            if pos == "noun" and cue.endswith("s") and cue[:-1] in listed:
+                entry = Entry(cue, "noun", (sense,), number="pl", lemma=cue[:-1])
+            elif pos == "noun":
+                entry = Entry(cue, "noun", (sense,), number="sg")
+            elif pos != "noun" and (
+                cue.endswith("ing")
+                or (cue.endswith("ed") and any(stem in listed or stem in table for stem, _ in _stems(cue)))
+            ):
+                continue  # a participle: the analysis reads it as a verb form, its meaning through its stem
+            elif pos == "verb" and cue.endswith("ed"):
+                entry = Entry(cue, "verb", (sense,), tense="past")
+            elif pos == "verb":
+                for form in _verb_entries(cue, (sense,)):
+                    if form.word not in table and form.word not in listed:
+                        new.setdefault(form.word, dataclasses.replace(form, everyday=True))
+                entry = Entry(cue, "verb", (sense,), number="pl", tense="present")
+            else:
+                entry = Entry(cue, "adj", (sense,))
+            _check(entry)
+            new[cue] = dataclasses.replace(entry, everyday=True)
+    # A noun of no one field that people name for two or more senses of one field, more than for any other
+    # ("voice" for deep, bass, pitch, ... in music) calls that field to mind: a side topic, never its field.
+    named: dict[str, Counter[str]] = {}
+    for _, sense, pos, cues in rows:
+        for cue in cues:
+            entry = table.get(cue)
+            if pos == "noun" and entry is not None and entry.pos == "noun" and not entry.fields:
+                named.setdefault(entry.lemma, Counter())[sense] += 1
+    for lemma, senses in named.items():
+        (best, count), *rest = senses.most_common(2) + [("", 0)]
+        if count >= 2 and count > rest[0][1]:
+            for form in forms[("noun", lemma, ())]:
+                if not table[form].topics:
+                    table[form] = dataclasses.replace(table[form], topics=(best,))
+    for cue, entry in new.items():
+        singular = new.get(entry.lemma) or table.get(entry.lemma)
+        if entry.number == "pl" and (
+            singular is None or singular.pos != "noun" or singular.fields != entry.fields
+        ):
+            entry = dataclasses.replace(entry, number="sg", lemma=cue)  # its singular has another field
+        elif entry.number == "pl" and singular is not None:
+            entry = dataclasses.replace(
+                entry, topics=singular.topics
+            )  # a plural evokes what its singular does
+        table[cue] = entry
+
+
+SENSE_CUES = Path(__file__).with_name("sense_cues.txt")
 LEXICON: Mapping[str, Entry] = MappingProxyType(_build())
 
 # ---------------------------------------------------------------------------------------------------------
@@ -403,26 +546,6 @@ def lookup(word: str) -> Entry | None:
     if entry is None and key.endswith("'s"):
         entry = LEXICON.get(key[:-2])
     return entry
-
-
-def _stems(key: str) -> list[tuple[str, str]]:
-    """The dictionary forms an inflected spelling may come from, each with the part of speech the ending
-    allows: swimming, baking, chirping -> swim, bake, chirp (verb); tried, carried -> try, carry; boxes,
-    berries -> box, berry; organised -> organise (and organize)."""
-    found: list[tuple[str, str]] = []
-    for ending, pos in (("ing", "verb"), ("ed", "verb"), ("es", ""), ("s", "")):
-        if not key.endswith(ending) or len(key) - len(ending) < 2:
-            continue
-        stem = key[: -len(ending)]
-        candidates = [stem, stem + "e"]
-        if len(stem) > 2 and stem[-1] == stem[-2]:
-            candidates.append(stem[:-1])  # swimming -> swim, stopped -> stop
-        if stem.endswith("i"):
-            candidates.append(stem[:-1] + "y")  # tried -> try, berries -> berry
-        found += [(c, pos) for c in candidates]
-    if "is" in key:
-        found.append((key.replace("is", "iz", 1), ""))  # organised -> organized
-    return found
 
 
 def inflected(word: str) -> Entry | None:

@@ -172,7 +172,12 @@ class Token:
 
     def evokes(self) -> dict[str, float]:
         """The fields an unambiguous content word evokes, each with its weight: its own field MAIN_TOPIC,
-        each side topic SIDE_TOPIC. Nothing for an ambiguous or function word, or a word without a field."""
+        each side topic SIDE_TOPIC (a noun of no field may have side topics alone). Nothing for an ambiguous
+        or function word, or a word that evokes no field."""
+        if self.content and not self.fields:
+            return dict.fromkeys(
+                self.topics, SIDE_TOPIC
+            )  # a noun of no field that calls one to mind: "voice"
         if not (self.content and len(self.fields) == 1):
             return {}
         return {self.fields[0]: MAIN_TOPIC} | dict.fromkeys(self.topics, SIDE_TOPIC)
@@ -201,6 +206,34 @@ COPULAR_LEMMAS = frozenset(
 )  # fmt: skip
 COORDINATORS = frozenset({"and", "or", "but", "nor"})
 CLAUSE_PREPOSITIONS = frozenset({"after", "before", "until", "since"})
+# Verbs whose particle comes before their object ("turn off the oven": off -> turn, oven -> turn), by
+# lemma. After any other verb a preposition before a noun phrase heads that phrase ("sat on the bank").
+PHRASAL_VERBS = {
+    "turn": {"off", "on", "up", "down"},
+    "switch": {"off", "on"},
+    "put": {"on", "off", "away", "out"},
+    "take": {"off", "out", "away"},
+    "pick": {"up"},
+    "throw": {"away", "out"},
+    "give": {"up", "back", "away"},
+    "bring": {"back", "up"},
+    "wake": {"up"},
+    "clean": {"up"},
+    "wash": {"up"},
+    "fill": {"in", "up"},
+    "write": {"down"},
+    "shut": {"down", "off"},
+    "set": {"up"},
+    "try": {"on"},
+    "call": {"off"},
+    "hand": {"in", "out"},
+    "let": {"out", "in"},
+    "burn": {"out", "down"},
+    "break": {"down"},
+    "look": {"up"},
+    "find": {"out"},
+    "work": {"out"},
+}
 WH_ADVERBS = frozenset({"where", "when", "why", "how"})
 RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
 PRONOUN_DETERMINERS = frozenset(
@@ -211,6 +244,7 @@ SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"
 _NEGATED_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "be"}
 _NOMINAL = frozenset({"noun", "adj", "num"})
 _TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
+_MODALS = _TAKES_A_PLAIN_VERB - {"do"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +300,7 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
 
     Roles: "aux" (auxiliary or modal), "inf" (infinitive "to"), "coord" (and, or, but, nor), "sub"
     (subordinating conjunction), "rel" (relative pronoun), "comp" (complementiser "that"), "wh" (question
-    word), or "" for everything else.
+    word), "whdet" (a question's which or what before its noun), or "" for everything else.
     """
     reads = [_read(w) for w in words]
     n = len(reads)
@@ -290,12 +324,23 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
             prev == "adj" and i >= 2 and pos[i - 2] in ("det", "adj", "num", "adv")
         )
         if r.known:
-            if p == "det" and k in PRONOUN_DETERMINERS and not _nominal(nxt):
+            if k in ("all", "both", "half") and nxt is not None and nxt.pos == "det":
+                p = "det"  # "all our suitcases"
+            elif (
+                p == "det"
+                and k in PRONOUN_DETERMINERS
+                and not _nominal(nxt)
+                and not (
+                    nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun"
+                )
+            ):
                 p = "pron"
                 if k == "that" and nxt is not None:
                     rl = "rel" if prev in ("noun", "pron") else "comp" if prev == "verb" else ""
             elif k in ("which", "what") and _nominal(nxt) and nxt is not None and nxt.pos != "num":
                 p = "det"
+                if i == 0 or role[i - 1] == "coord":
+                    rl = "whdet"  # opens a question: "which song did the band perform"
             elif k in RELATIVE_PRONOUNS:
                 rl = "rel" if prev in ("noun", "pron") else "wh"
             elif k == "what":
@@ -310,6 +355,13 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
                     rl = "sub" if nxt.pos not in ("adj", "adv") else ""  # "knows why the lights went out"
                 else:
                     rl = "wh"
+            elif (
+                k in CLAUSE_PREPOSITIONS
+                and nxt is not None
+                and nxt.key in SUBJECT_PRONOUNS - {"who"}
+                and (nxt.key not in ("it", "you") or (after is not None and _can_be(after, "verb")))
+            ):
+                p, rl = "conj", "sub"  # "after we left": a subject pronoun, not an object, follows
             elif p == "conj":
                 if k == "so" and nxt is not None and nxt.pos in ("adj", "adv"):
                     p = "adv"
@@ -340,8 +392,21 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
                 )
             ):
                 p = "verb"  # "will rain", "open the door", "they clean"
-            elif p == "noun" and "verb" in r.also and asked and prev == "noun" and not _nominal(nxt):
-                p = "verb"  # "did the dog bark at the mailman"
+            elif p in ("noun", "adj") and "verb" in r.also and asked and prev == "noun" and not _nominal(nxt):
+                p = "verb"  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
+            elif p in ("noun", "adj") and governor == "aux" and governor_lemma in _MODALS and prev != "det":
+                p = "verb"  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
+            elif (
+                p == "adj"
+                and (
+                    "verb" in r.also or (k.endswith("ed") and nxt is not None and nxt.pos in ("det", "pron"))
+                )
+                and prev in ("noun", "pron")
+                and not verb_since_boundary
+                and not asked
+                and not _nominal(nxt)
+            ):
+                p = "verb"  # "our coach broke down", "a heavy shower ruined our picnic"
             elif (
                 p == "adj"
                 and "adv" in r.also
@@ -401,9 +466,11 @@ def _guess_from_neighbours(
             and after.pos == "det"
         ):
             return "noun"  # "the zibbet glorped the ..."
-        if _nominal(nxt) and nxt is not None and nxt.pos != "num":
-            return "adj"  # "the glorpy zibbets", "a lovely garden"
+        if _nominal(nxt) and nxt is not None and nxt.pos != "num" and r.ending != "s":
+            return "adj"  # "the glorpy zibbets", "a lovely garden"; not a plural: "our suitcases fit"
         return "noun"
+    if prev == "prep" and governor != "inf" and not _nominal(nxt):
+        return "noun"  # the whole phrase after a preposition: "the capital of portugal"
     predicative = governor == "aux" and governor_lemma == "be" and r.ending in ("", "ly") and prev != "det"
     if predicative and (nxt is None or nxt.pos not in ("noun", "adj", "verb")):
         return "adj"  # "the bread was crumbly", "the soup is glorpish"
@@ -482,12 +549,21 @@ def _chunk(
                 pairs.add((t, head))
         if prep is not None:
             pairs.update({(prep, head), (head, prep)})
-        units.append(_Unit("np", head, start, prep))
+        asks = prep is None and role[start] == "whdet"  # "which song": the question word's phrase
+        units.append(_Unit("wh" if asks else "np", head, start, prep))
 
     while i < n:
         p, rl = pos[i], role[i]
         if rl in ("coord", "sub", "rel", "comp", "wh", "inf"):
             units.append(_Unit(rl, i))
+            i += 1
+        elif (
+            p == "prep"
+            and i
+            and pos[i - 1] == "verb"
+            and reads[i].key in PHRASAL_VERBS.get(reads[i - 1].lemma, ())
+        ):
+            units.append(_Unit("prep", i))  # a particle: "turn off the oven"
             i += 1
         elif p == "prep":
             found = _noun_phrase(i + 1, pos, role) if i + 1 < n and pos[i + 1] != "pron" else None
@@ -673,7 +749,7 @@ def _resolve(clause: _Clause, pos: list[str], role: list[str], pairs: set[tuple[
     elif main is not None:
         before = units[: units.index(main)]
         candidates = [u for u in before if u.bare and u.left is None]
-        whs = [u for u in before if u.kind == "wh" and pos[u.head] == "pron"]
+        whs = [u for u in before if u.kind == "wh" and pos[u.head] in ("pron", "noun")]
         if candidates:
             subject = candidates[-1].head
         elif clause.kind == "rel":
@@ -815,38 +891,46 @@ def _grammar(
 
 def cue_strength(cue: Token, senses: tuple[str, ...]) -> float | None:
     """How strongly ``cue`` settles a word whose two senses are ``senses``: the weight with which it evokes
-    the one sense it evokes (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it evokes neither
-    sense, or both (then it settles nothing)."""
+    the sense it evokes more strongly (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it
+    evokes neither sense, or both equally (then it settles nothing). A phone is technology first, so it
+    settles "charge" though a phone bill makes it call money to mind too."""
     return _strength(cue.evokes(), cue.pos, senses)
 
 
 def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> float | None:
-    matched = [f for f in senses if f in evoked]
-    if len(matched) != 1:
-        return None
-    return evoked[matched[0]] + (NOUN_CUE if pos == "noun" else 0.0)
+    matched = sorted((evoked[f] for f in senses if f in evoked), reverse=True)
+    if not matched or (len(matched) > 1 and matched[0] == matched[1]):
+        return None  # it evokes neither sense, or both equally: it settles nothing
+    return matched[0] + (NOUN_CUE if pos == "noun" else 0.0)
 
 
 def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """(i, j) for every ambiguous word i that has a cue j. An ambiguous adjective takes the noun it describes
     (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
     children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
-    strongly (``cue_strength``), the nearer of two equally strong, the earlier of two equally near."""
+    strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
+    ("the crane lifted the steel beams": beams), then the nearer, then the earlier."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []
     described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
+    # a noun modifying another noun ("steel" in "steel beams"): the phrase's head is the cue between the two
+    modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
     evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
     cues = []
     for i in ambiguous:
         senses = tokens[i].fields
-        ranked = [
-            ((i, j) in described, strength, -abs(j - i), -j)
+        strengths = {
+            j: strength
             for j, evoked, pos in evoking
             if (strength := _strength(evoked, pos, senses)) is not None
+        }
+        ranked = [
+            ((i, j) in described, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
+            for j, strength in strengths.items()
         ]
         if ranked:
-            cues.append((i, -max(ranked)[3]))
+            cues.append((i, -max(ranked)[4]))
     return cues
 
 
@@ -897,15 +981,15 @@ def position_code(n: int) -> NDArray[np.float64]:
 
 def field_code(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
     """A content word's unit field code: an ambiguous word's two senses summed (it sits between them),
-    another word's own field plus half of each side topic (``Token.evokes``); zeros for a word without a
-    field."""
+    another word's own field plus half of each side topic (``Token.evokes``), scaled to length 1; a word of
+    no field only its side topics, at half weight; zeros for a word that evokes nothing."""
     weights = dict.fromkeys(token.fields, MAIN_TOPIC) if token.ambiguous else token.evokes()
     code = np.zeros(FIELD_DIM)
     for field, weight in weights.items():
         if field in field_codes:
             code += weight * field_codes[field]
     norm = np.linalg.norm(code)
-    return code / norm if norm > 0 else code
+    return code / norm if norm > 0 and token.fields else code  # a word with side topics alone stays fainter
 
 
 def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:

@@ -12,7 +12,8 @@ once, so that the page, the API and the tests that measure the story on held-out
 * **none**: no relation takes a share.
 
 The **story** of figure 1 holds on a sentence when, at three heads, every relation the sentence has is served
-by a head of its own (a head whose verdict is "serves" that relation alone), and at one head the lone head
+by a head of its own (``own_heads``: a head that serves that relation alone, or serves it beside relations
+that other heads serve alone), and at one head the lone head
 does not serve every relation.
 """
 
@@ -62,11 +63,30 @@ def head_verdicts(head_scores: Mapping[str, list[float]]) -> list[Verdict]:
 
 
 def own_heads(verdicts: list[Verdict], relations: list[str]) -> dict[str, int | None]:
-    """For each relation, the head that serves it alone (the first, if several do), or None."""
-    return {
+    """For each relation, its own head (the first, if several qualify), or None.
+
+    A head that serves the relation alone is its own. So is a head that serves it together with others when
+    each of those others is served alone by another head: their pairs overlap ("the cricket chirped": the
+    subject's verb is also the word that settles its sense), and the head covers the shared pair because it
+    serves its own relation. Two heads that both serve the same two relations are neither's own."""
+    alone = {
         name: next((k for k, v in enumerate(verdicts) if v.kind == "serves" and v.relations == (name,)), None)
         for name in relations
     }
+
+    def shared_own(name: str) -> int | None:
+        return next(
+            (
+                k
+                for k, v in enumerate(verdicts)
+                if v.kind == "shares"
+                and name in v.relations
+                and all(alone.get(other) not in (None, k) for other in v.relations if other != name)
+            ),
+            None,
+        )
+
+    return {name: alone[name] if alone[name] is not None else shared_own(name) for name in relations}
 
 
 def every_relation_has_its_own_head(head_scores: Mapping[str, list[float]]) -> bool:

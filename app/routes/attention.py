@@ -134,4 +134,5 @@ def attention_answer(
         "row_future_shares": shares.mean(axis=0),
         "relations": relations,
         "verdicts": [{"kind": v.kind, "relations": list(v.relations)} for v in result.verdicts],
+        "own_heads": result.own_heads,
     }

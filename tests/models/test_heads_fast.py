@@ -47,19 +47,31 @@ def sentences() -> list[list[str]]:
 
 def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int) -> int | None:
     """Word i's cue found by hand: an adjective's described noun when it settles the sense; otherwise a walk
-    outwards from i, left before right, that keeps the first word of the highest strength it meets."""
+    outwards from i, left before right, that keeps the first word of the highest strength it meets, a noun
+    modifying the next word (a noun as strong a cue) counting below it."""
     senses = tokens[i].fields
     if tokens[i].pos == "adj":
         for a, j in grammar:
             if a == i and cue_strength(tokens[j], senses) is not None:
                 return j
-    best, best_strength = None, -1.0
+
+    def modifies_an_equal(j: int) -> bool:
+        k = j + 1
+        return (
+            (j, k) in grammar
+            and tokens[j].pos == "noun"
+            and k < len(tokens)
+            and tokens[k].pos == "noun"
+            and cue_strength(tokens[k], senses) == cue_strength(tokens[j], senses)
+        )
+
+    best, best_key = None, (-1.0, False)
     for d in range(1, len(tokens)):
         for j in (i - d, i + d):
             if 0 <= j < len(tokens):
                 strength = cue_strength(tokens[j], senses)
-                if strength is not None and strength > best_strength:
-                    best, best_strength = j, strength
+                if strength is not None and (key := (strength, not modifies_an_equal(j))) > best_key:
+                    best, best_key = j, key
     return best
 
 

@@ -69,7 +69,8 @@ def test_served_weights_are_the_widened_layers(
         reference = multi_head_attention(
             x, **vars(as_multi_head(layer, heads, kv_heads)), heads=heads, mask=mask
         )
-        np.testing.assert_allclose(served, reference.stages.weights, rtol=0, atol=1e-14)
+        # the two add in other orders: float64 rounding, a few units of 1e-14 on weights near 0.1
+        np.testing.assert_allclose(served, reference.stages.weights, rtol=0, atol=1e-13)
         np.testing.assert_allclose(served.sum(-1), 1.0, rtol=0, atol=1e-12)
 
 

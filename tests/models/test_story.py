@@ -6,10 +6,10 @@ on every test set; this recomputes each with the numpy layer the server runs and
 to a bar: the story holds on at least 90% of the sentences held out by construction (made of words training
 never saw), and one head serves every relation on at most 10%.
 
-The sentences written by hand after the rules and the training were last changed reach the bar scored on the
-rules' pairs (what the page shows a reader) but not on the pairs written by hand, where the rules' meaning
-pair often differs from a person's (a cue word the lexicon lacks, or files under another field); the record
-has both, and WRITTEN_FLOOR holds each at what was measured.
+The sentences written by hand while the rules and the training were last changed, and read only after,
+reach the bar scored on the rules' pairs (what the page shows a reader) but not quite on the pairs written by
+hand, where the rules' meaning pair sometimes differs from a person's (a cue the rules rank lower, or one no
+list holds); the record has both, and WRITTEN_FLOOR holds each at what was measured.
 """
 
 import json
@@ -27,7 +27,7 @@ CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_te
 RECORD = CURVE["story"]
 BAR = 0.9  # the share of sentences on which the story must hold
 LONE = 0.1  # the share on which one head may serve every relation, at most
-WRITTEN_FLOOR = {"rules": 0.925, "hand": 0.725}  # the written sentences, as measured (see above)
+WRITTEN_FLOOR = {"rules": 0.94, "hand": 0.87}  # the written sentences, as measured (see above)
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +55,9 @@ def test_the_story_holds_on_sentences_held_out_by_construction(model: RelationHe
     assert found["own_head_at_3"] >= BAR and found["one_head_serves_all"] <= LONE, found
 
 
-def test_the_story_on_the_forty_written_sentences_is_the_records(model: RelationHeads) -> None:
+def test_the_story_on_the_written_sentences_is_the_records(model: RelationHeads) -> None:
     written = load()
-    assert len(written) == RECORD["written"]["sentences"] == 80
+    assert len(written) == RECORD["written"]["sentences"] >= 40
     words = [w.words for w in written]
     by_hand = measured(model, words, [w.targets for w in written])
     by_rules = measured(model, words)

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from app.answers import json_bytes
 from app.core.attention import valid_head_counts
 from app.models.relations import D_MODEL
-from app.models.verdicts import head_verdicts
+from app.models.verdicts import head_verdicts, own_heads
 
 DEFAULT = "the river bank was steep"
 
@@ -63,6 +63,7 @@ def test_every_heads_verdict_is_judged_from_its_scores(client: TestClient, heads
     scores = {r["name"]: r["head_scores"] for r in body["relations"] if r["head_scores"] is not None}
     expected = [{"kind": v.kind, "relations": list(v.relations)} for v in head_verdicts(scores)]
     assert body["verdicts"] == expected and len(expected) == heads
+    assert body["own_heads"] == own_heads(head_verdicts(scores), list(scores))
 
 
 @pytest.mark.parametrize("heads", [1, 3, 24])
@@ -210,7 +211,7 @@ def test_without_kv_heads_the_answer_is_unchanged(client: TestClient) -> None:
     """No `kv_heads`: the fields the answer always had, in their order, and nothing else. With kv_heads = h
     the same answer, byte for byte once its two added fields are taken out, in both forms."""
     fields = ["tokens", "known", "d_model", "heads", "valid_heads", "mask", "trained", "weights"]
-    fields += ["future_leak", "future_shares", "row_future_shares", "relations", "verdicts"]
+    fields += ["future_leak", "future_shares", "row_future_shares", "relations", "verdicts", "own_heads"]
     for heads in (3, 12):
         plain = client.get("/api/attention", params={"heads": heads})
         named = client.get("/api/attention", params={"heads": heads, "kv_heads": heads})

@@ -37,6 +37,14 @@ def test_pairs_are_read_by_place(tmp_path: Path) -> None:
     assert second.targets["position"] == [(i, i - 1) for i in range(1, 6)]
 
 
+def test_a_repeated_word_may_name_its_own_line_too(tmp_path: Path) -> None:
+    path = tmp_path / "sentences.txt"
+    path.write_text(GOOD, encoding="utf-8")
+    named = tmp_path / "named.txt"
+    named.write_text(GOOD.replace("  the -> dog#2", "  the#2 -> dog#2"), encoding="utf-8")
+    assert load(named) == load(path)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -53,7 +61,7 @@ def test_a_wrong_file_is_refused(tmp_path: Path, change: tuple[str, str], messag
 
 
 def test_the_committed_sets_hold_their_sentences() -> None:
-    for path, count in ((WRITTEN, 80), (DEVELOPMENT, 80)):
+    for path, count in ((WRITTEN, 78), (DEVELOPMENT, 240)):
         sentences = load(path)
         assert len(sentences) == count
         assert sum(bool(s.targets["meaning"]) for s in sentences) >= 0.75 * count

@@ -22,8 +22,8 @@ export function firstPair(data, relation) {
 /** The relations with pairs in the answer `data`, by their names. */
 const present = (data) => data.relations.filter((r) => Array.isArray(r.head_scores)).map((r) => r.name);
 
-/** Those of them that a head serves alone, by the verdicts `all`. */
-const ownedRelations = (data, all) => present(data).filter((r) => ownHead(all, r) !== null);
+/** Those of them that have a head of their own. */
+const ownedRelations = (data) => present(data).filter((r) => ownHead(data, r) !== null);
 
 /** "Try: drag Heads" and the rest of the sentence `rest`, as parts. */
 const drag = (rest) => ["Try: drag ", DIAL, rest];
@@ -47,8 +47,8 @@ export function tryLine({ heads, trained, storyHeads, data, other, example }) {
       ];
   if (!other) return pair ? drag(` and watch ${pair}.`) : none;
   const all = verdicts(other);
-  const ownHere = pair !== null && ownHead(verdicts(data), "meaning") !== null;
-  const ownThere = pair !== null && ownHead(all, "meaning") !== null;
+  const ownHere = pair !== null && ownHead(data, "meaning") !== null;
+  const ownThere = pair !== null && ownHead(other, "meaning") !== null;
 
   if (heads === storyHeads) {
     // Already at the story's count: suggest one head, and say what that head does on this sentence.
@@ -68,12 +68,12 @@ export function tryLine({ heads, trained, storyHeads, data, other, example }) {
 
   const to = heads === 1 ? ` from 1 up to ${storyHeads}` : ` to ${storyHeads}`;
   if (pair) {
-    const k = ownHead(all, "meaning");
+    const k = ownHead(other, "meaning");
     if (k === null) return drag(`${to}: even there no head serves ${pair} alone on this sentence.`);
     if (heads === 1 && !ownHere) return drag(`${to} and watch ${pair} get a head of its own (Head ${k + 1}).`);
     return drag(`${to}, where ${pair} has a head of its own (Head ${k + 1}).`);
   }
-  const owned = ownedRelations(other, all);
+  const owned = ownedRelations(other);
   const said = !owned.length
     ? ": no relation gets a head of its own on this sentence."
     : owned.length === 1

@@ -69,11 +69,8 @@ export function worded(data, k) {
 /** Every head's verdict for the answer `data`, in words. */
 export const verdicts = (data) => data.verdicts.map((_, k) => worded(data, k));
 
-/** The head that serves relation `name` alone (the first, if several do), 0-based, or null; from the verdicts. */
-export function ownHead(all, relation) {
-  const k = all.findIndex((v) => v.kind === "serves" && v.relations.length === 1 && v.relations[0] === relation);
-  return k < 0 ? null : k;
-}
+/** Relation `relation`'s own head in the answer `data` (its `own_heads`, judged on the server), 0-based, or null. */
+export const ownHead = (data, relation) => data.own_heads?.[relation] ?? null;
 
 /**
  * The story of all the heads in one or two sentences, from their verdicts `all` and the answer `data`: which
@@ -104,9 +101,13 @@ export function story(data, all) {
         const ks = servedBy.get(r);
         return `${heads(ks)} ${idx ? "" : ks.length > 1 ? "serve " : "serves "}${name(r)}`;
       });
-    const own = unserved.length === 0 && served.every((r) => servedBy.get(r).length === 1 && ownHead(all, r) !== null);
+    const own = present.every((r) => ownHead(data, r) !== null);
     const each = missing.length ? "Each relation in this sentence" : "Each relation";
-    parts.push(`${own ? `${each} has a head of its own: ` : ""}${listWords(items)}.`);
+    const owned = present
+      .map((r) => [ownHead(data, r), r])
+      .sort((a, b) => a[0] - b[0])
+      .map(([k, r], idx) => `Head ${k + 1} ${idx ? "" : "serves "}${name(r)}`);
+    parts.push(own ? `${each} has a head of its own: ${listWords(owned)}.` : `${listWords(items)}.`);
   }
   if (unserved.length) parts.push(`No head serves ${listWords(unserved.map(name), "or")}.`);
   const count = (kind) => all.filter((v) => v.kind === kind).length;
