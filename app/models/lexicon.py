@@ -369,6 +369,23 @@ def _add_everyday(table: dict[str, Entry]) -> None:
         table[word] = dataclasses.replace(table[word], also=tuple(sorted(readings)))
 
 
+Forms = dict[tuple[str, str, tuple[str, ...]], list[str]]
+
+
+def _forms(table: dict[str, Entry]) -> Forms:
+    """Every entry's spelling under (part of speech, lemma, fields): a noun's plurals, a verb's forms."""
+    forms: Forms = {}
+    for word, entry in table.items():
+        forms.setdefault((entry.pos, entry.lemma, entry.fields), []).append(word)
+    return forms
+
+
+def _give_topics(table: dict[str, Entry], forms: Forms, entry: Entry, topics: tuple[str, ...]) -> None:
+    """Give ``entry`` and every other form of its lemma (same part of speech and fields) these side topics."""
+    for form in forms[(entry.pos, entry.lemma, entry.fields)]:
+        table[form] = dataclasses.replace(table[form], topics=topics)
+
+
 def _add_topics(table: dict[str, Entry]) -> None:
     """Give each word of the [topics] table its side topics, with the other forms of the same lemma.
 
@@ -377,9 +394,7 @@ def _add_topics(table: dict[str, Entry]) -> None:
     content word or has no field, more than ``MAX_TOPICS`` topics, a topic that is no field, is repeated or
     is the word's own field, or a lemma given topics twice.
     """
-    forms: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
-    for word, entry in table.items():
-        forms.setdefault((entry.pos, entry.lemma, entry.fields), []).append(word)
+    forms = _forms(table)
     for word, topics in TOPICS.items():
         entry = table.get(word)
         if entry is None:
@@ -398,7 +413,10 @@ def _add_topics(table: dict[str, Entry]) -> None:
         for form in forms[(entry.pos, entry.lemma, entry.fields)]:
             if table[form].topics:
                 raise ValueError(f"side topics of {word!r}: {form!r} of the same lemma has them already")
-            table[form] = dataclasses.replace(table[form], topics=tuple(topics))
+        _give_topics(table, forms, entry, tuple(topics))
+
+
+_CUE_TAGS = {"n": "noun", "v": "verb", "adj": "adj"}
 
 
 def read_sense_cues(text: str) -> list[tuple[str, str, str, list[str]]]:
@@ -420,9 +438,6 @@ def read_sense_cues(text: str) -> list[tuple[str, str, str, list[str]]]:
     return rows
 
 
-_CUE_TAGS = {"n": "noun", "v": "verb", "adj": "adj"}
-
-
 def _add_sense_cues(table: dict[str, Entry]) -> None:
     """Add what sense_cues.txt says: the words a person names as settling each sense of each ambiguous word
     (bat, animal: cave, wings, night ...), written by hand from the senses alone.
@@ -437,20 +452,13 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
     ("voice": music). Side topics from the [topics] table come first, and a word takes at most one from
     these lists, the first that names it, so that no list can swamp what a word evokes."""
     rows = read_sense_cues(SENSE_CUES.read_text(encoding="utf-8"))
-    forms: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
-    for word, entry in table.items():
-        forms.setdefault((entry.pos, entry.lemma, entry.fields), []).append(word)
+    forms = _forms(table)
 
     def add_topic(cue: str, sense: str) -> None:
         entry = table[cue]
-        if (
-            entry.pos in CONTENT_POS
-            and len(entry.fields) == 1
-            and sense != entry.fields[0]
-            and not entry.topics
-        ):
-            for form in forms[(entry.pos, entry.lemma, entry.fields)]:
-                table[form] = dataclasses.replace(table[form], topics=(sense,))
+        one_field = entry.pos in CONTENT_POS and len(entry.fields) == 1
+        if one_field and sense != entry.fields[0] and not entry.topics:
+            _give_topics(table, forms, entry, (sense,))
 
     senses_of = {
         w.lstrip("+").split(":")[0]: senses for table_ in AMBIGUOUS.values() for w, senses in table_.items()
@@ -475,9 +483,8 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
                 entry = Entry(cue, "noun", (sense,), number="pl", lemma=cue[:-1])
             elif pos == "noun":
                 entry = Entry(cue, "noun", (sense,), number="sg")
-            elif pos != "noun" and (
-                cue.endswith("ing")
-                or (cue.endswith("ed") and any(stem in listed or stem in table for stem, _ in _stems(cue)))
+            elif cue.endswith("ing") or (
+                cue.endswith("ed") and any(stem in listed or stem in table for stem, _ in _stems(cue))
             ):
                 continue  # a participle: the analysis reads it as a verb form, its meaning through its stem
             elif pos == "verb" and cue.endswith("ed"):
@@ -502,9 +509,7 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
     for lemma, senses in named.items():
         (best, count), *rest = senses.most_common(2) + [("", 0)]
         if count >= 2 and count > rest[0][1]:
-            for form in forms[("noun", lemma, ())]:
-                if not table[form].topics:
-                    table[form] = dataclasses.replace(table[form], topics=(best,))
+            _give_topics(table, forms, table[lemma], (best,))
     for cue, entry in new.items():
         singular = new.get(entry.lemma) or table.get(entry.lemma)
         if entry.number == "pl" and (
@@ -512,9 +517,8 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
         ):
             entry = dataclasses.replace(entry, number="sg", lemma=cue)  # its singular has another field
         elif entry.number == "pl" and singular is not None:
-            entry = dataclasses.replace(
-                entry, topics=singular.topics
-            )  # a plural evokes what its singular does
+            # a plural evokes what its singular does
+            entry = dataclasses.replace(entry, topics=singular.topics)
         table[cue] = entry
 
 

@@ -174,10 +174,8 @@ class Token:
         """The fields an unambiguous content word evokes, each with its weight: its own field MAIN_TOPIC,
         each side topic SIDE_TOPIC (a noun of no field may have side topics alone). Nothing for an ambiguous
         or function word, or a word that evokes no field."""
-        if self.content and not self.fields:
-            return dict.fromkeys(
-                self.topics, SIDE_TOPIC
-            )  # a noun of no field that calls one to mind: "voice"
+        if self.content and not self.fields:  # a noun of no field that calls one to mind: "voice"
+            return dict.fromkeys(self.topics, SIDE_TOPIC)
         if not (self.content and len(self.fields) == 1):
             return {}
         return {self.fields[0]: MAIN_TOPIC} | dict.fromkeys(self.topics, SIDE_TOPIC)
@@ -909,7 +907,7 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
     children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
     strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("the crane lifted the steel beams": beams), then the nearer, then the earlier."""
+    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []

@@ -13,8 +13,7 @@ once, so that the page, the API and the tests that measure the story on held-out
 
 The **story** of figure 1 holds on a sentence when, at three heads, every relation the sentence has is served
 by a head of its own (``own_heads``: a head that serves that relation alone, or serves it beside relations
-that other heads serve alone), and at one head the lone head
-does not serve every relation.
+that other heads serve alone), and at one head the lone head does not serve every relation.
 """
 
 from __future__ import annotations
@@ -90,7 +89,7 @@ def own_heads(verdicts: list[Verdict], relations: list[str]) -> dict[str, int | 
 
 
 def every_relation_has_its_own_head(head_scores: Mapping[str, list[float]]) -> bool:
-    """At this head count, is every relation (with pairs) served by a head whose verdict serves it alone?"""
+    """At this head count, does every relation (with pairs) have a head of its own (``own_heads``)?"""
     if not head_scores:
         return False
     owners = own_heads(head_verdicts(head_scores), list(head_scores))
