@@ -18,7 +18,7 @@ two seeds of 2,500 steps.
 
 It trains on everyday sentences from training.relation_corpus, made of the words it does not hold out, and is
 measured on a held-out sample of the same kind, on sentences held out by construction (made of words
-training never saw) and on forty everyday sentences written by hand with their pairs (training.written).
+training never saw) and on everyday sentences written by hand with their pairs (training.written).
 """
 
 from __future__ import annotations
