@@ -238,7 +238,7 @@ WH_ADVERBS = frozenset({"where", "when", "why", "how"})
 RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
 PRONOUN_DETERMINERS = frozenset(
     {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
-     "each", "either", "neither", "another", "mine", "no"}
+     "each", "either", "neither", "another", "mine", "no", "much"}
 )  # fmt: skip
 SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
 _NEGATED_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "be"}
@@ -302,7 +302,9 @@ def _opens_a_clause(reads: list[_Reading], pos: list[str], role: list[str], i: i
     hold only adjectives, numbers and nouns besides."""
     key = reads[i].key
     stems = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],) if key.endswith("s") else ()
-    if not any((stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems):
+    if not any(
+        (stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems
+    ):
         return False
     q = i - 1
     while q >= 0 and pos[q] in ("det", "adj", "num", "noun") and role[q] == "":
@@ -340,7 +342,12 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
             prev == "adj" and i >= 2 and pos[i - 2] in ("det", "adj", "num", "adv", "prep")
         )
         if r.known:
-            if k in ("all", "both", "half") and nxt is not None and nxt.pos == "det":
+            if k == "back" and prev in ("noun", "pron") and nxt is not None and nxt.pos == "prep":
+                p = "adv"  # "sew this button back onto my coat"
+            elif k in ("many", "much") and prev_r is not None and prev_r.key == "how":
+                # "how many eggs do we need": how -> many, eggs -> need; "how much does it cost": much -> cost
+                p, rl = "adj", "whdet" if _nominal(nxt) else "wh"
+            elif k in ("all", "both", "half") and nxt is not None and nxt.pos == "det":
                 p = "det"  # "all our suitcases"
             elif (
                 p == "det"
@@ -353,21 +360,24 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
                 p = "pron"
                 if k == "that" and nxt is not None:
                     rl = "rel" if prev in ("noun", "pron") else "comp" if prev == "verb" else ""
-            elif k in ("which", "what") and nxt is not None and nxt.pos != "num" and (
-                _nominal(nxt)
-                or (  # "which search engine": a plain verb form before a noun is the noun's modifier
-                    nxt.pos == "verb"
-                    and nxt.lemma not in AUXILIARY_LEMMAS
-                    and nxt.key == nxt.lemma
-                    and after is not None
-                    and after.pos == "noun"
+            elif (
+                k in ("which", "what")
+                and nxt is not None
+                and nxt.pos != "num"
+                and (
+                    _nominal(nxt)
+                    or (  # "which search engine": a plain verb form before a noun is the noun's modifier
+                        nxt.pos == "verb"
+                        and nxt.lemma not in AUXILIARY_LEMMAS
+                        and nxt.key == nxt.lemma
+                        and after is not None
+                        and after.pos == "noun"
+                    )
                 )
             ):
                 p = "det"
                 if i == 0 or role[i - 1] == "coord":
                     rl = "whdet"  # opens a question: "which song did the band perform"
-            elif k in ("many", "much") and prev_r is not None and prev_r.key == "how" and _nominal(nxt):
-                p, rl = "adj", "whdet"  # "how many eggs do we need": how -> many, eggs -> need
             elif k in RELATIVE_PRONOUNS:
                 rl = "rel" if prev in ("noun", "pron") else "wh"
             elif k == "what":
@@ -415,7 +425,11 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
                     or governor == "inf"
                     or (i == 0 and nxt is not None and nxt.pos in ("det", "pron"))
                     or (  # a second order: "open a terminal and type this command"
-                        i and role[i - 1] == "coord" and pos[0] == "verb" and nxt is not None and nxt.pos == "det"
+                        i
+                        and role[i - 1] == "coord"
+                        and pos[0] == "verb"
+                        and nxt is not None
+                        and nxt.pos == "det"
                     )
                     or (prev_r is not None and prev_r.key == "please")
                     or (prev_r is not None and prev_r.key in SUBJECT_PRONOUNS and not verb_since_boundary)
@@ -424,8 +438,6 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
                 p = "verb"  # "will rain", "open the door", "they clean"
             elif p in ("noun", "adj") and "verb" in r.also and asked and prev == "noun" and not _nominal(nxt):
                 p = "verb"  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
-            elif p in ("noun", "adj") and asked and prev_r is not None and prev_r.key in SUBJECT_PRONOUNS:
-                p = "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
             elif p in ("noun", "adj") and governor == "aux" and governor_lemma in _MODALS and prev != "det":
                 p = "verb"  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
             elif (
@@ -456,8 +468,25 @@ def _tag(words: list[str]) -> tuple[list[_Reading], list[str], list[str]]:
             )
         if p == "noun" and prev == "noun" and not _nominal(nxt) and _opens_a_clause(reads, pos, role, i):
             p = "verb"  # "after my meeting ends", "when the bell rings"
+        elif p in ("noun", "adj") and asked and prev_r is not None and prev_r.key in SUBJECT_PRONOUNS:
+            p = "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
+        elif p == "noun" and asked and prev == "noun" and nxt is not None and nxt.pos == "det":
+            p = "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
+        elif (
+            p == "noun"
+            and prev_r is not None
+            and prev_r.key in ("i", "we", "they", "he", "she")
+            and not verb_since_boundary
+            and (nxt is None or nxt.pos in ("det", "pron", "prep", "adv"))
+        ):
+            p = "verb"  # a subject pronoun's verb, even one listed only as a noun: "after we shape the clay"
+        elif p == "adj" and prev == "prep" and (nxt is None or nxt.pos == "prep"):
+            p = "noun"  # "after dark"
         pos[i], role[i] = p, rl
-        asked = asked or (rl == "aux" and r.lemma in _TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[:i]))
+        opened = max((x + 1 for x in range(i) if role[x] == "coord"), default=0)  # the clause's first word
+        asked = asked or (
+            rl == "aux" and r.lemma in _TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
+        )
         asked = asked and not (p == "verb" and rl != "aux")
         if p == "verb":
             verb_since_boundary = True
@@ -761,18 +790,17 @@ def _aux_only(unit: _Unit, role: list[str]) -> bool:
     return unit.kind == "vg" and role[unit.head] == "aux"
 
 
-def _resolve(
-    clause: _Clause, pos: list[str], role: list[str], pairs: set[tuple[int, int]], nots: frozenset[int]
-) -> None:
-    """Add the clause's pairs by the conventions in the module docstring; set its subject and verb. ``nots``
-    are the places of "not", which goes to the verb before it even where an adjective follows ("is not
-    ripe": not -> is)."""
+def _resolve(clause: _Clause, pos: list[str], role: list[str], pairs: set[tuple[int, int]]) -> None:
+    """Add the clause's pairs by the conventions in the module docstring; set its subject and verb."""
     units = clause.units
     groups = [u for u in units if u.kind == "vg"]
     inverted: _Unit | None = None
     if clause.kind in ("main", "coord") and len(groups) >= 2 and _aux_only(groups[0], role):
         first, second = units.index(groups[0]), units.index(groups[1])
-        between = [u for u in units[first + 1 : second] if u.kind != "adv"]
+        # the subject between them, and any phrase that qualifies it: "does the bark of your dog scare you"
+        between = [
+            u for u in units[first + 1 : second] if u.kind != "adv" and (u.kind != "np" or u.prep is None)
+        ]
         if all(u.kind in ("wh", "adv") for u in units[:first]) and len(between) == 1 and between[0].bare:
             inverted = between[0]  # "can you swim": can -> swim, you <-> swim
             pairs.update((t, groups[1].head) for t in range(groups[0].start, groups[0].head + 1))
@@ -857,9 +885,6 @@ def _resolve(
                     (u.head, subject)
                 )  # "the bank was steep", "is the bread still warm", "how old is he"
         elif u.kind == "adv":
-            if u.head in nots and k and units[k - 1].kind == "vg":
-                pairs.add((u.head, units[k - 1].head))
-                continue
             if u.head + 1 < len(pos) and pos[u.head + 1] in ("adj", "adv") and role[u.head + 1] == "":
                 pairs.add((u.head, u.head + 1))  # "very long", "still warm"
                 continue
@@ -919,9 +944,8 @@ def _grammar(
     units = _chunk(reads, pos, role, pairs)
     coordinations: list[tuple[int, _Unit | None, _Unit]] = []
     clauses = _clauses(units, coordinations)
-    nots = frozenset(i for i, r in enumerate(reads) if r.key == "not" and False)
     for clause in clauses:
-        _resolve(clause, pos, role, pairs, nots)
+        _resolve(clause, pos, role, pairs)
     _link_clauses(clauses, pairs)
     _share(coordinations, pairs)
     n = len(words)  # sorted as the numbers a·n + b, which order as the pairs (a, b) do and sort faster
@@ -951,22 +975,13 @@ def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> fl
 def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """(i, j) for every ambiguous word i that has a cue j. An ambiguous adjective takes the noun it describes
     (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
-    children" is about food; an ambiguous noun, likewise, the noun of an of-phrase after it: "my brother is a
-    fan of that singer" is about a person who admires. Otherwise the word that settles the sense most
+    children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
     strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
     ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []
-    # the words bound to an ambiguous word, which settle it before any other: the noun an adjective describes,
-    # and the noun of an of-phrase right after a noun ("a fan of that team", "the pupil of each eye")
-    pairs = set(grammar)
-    described = {(i, j) for i, j in pairs if tokens[i].pos == "adj"}
-    described |= set() and {
-        (i - 1, j)
-        for i, j in pairs
-        if i >= 1 and j > i and tokens[i].text == "of" and tokens[i - 1].pos == tokens[j].pos == "noun"
-    }
+    described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
     # a noun modifying another noun ("steel" in "steel beams"): the phrase's head is the cue between the two
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
     evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once

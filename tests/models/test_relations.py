@@ -307,11 +307,38 @@ def test_subordinate_clauses_in_front_and_behind() -> None:
             "will all our suitcases fit in the trunk",
             {"will": {"fit"}, "all": {"suitcases"}, "suitcases": {"fit"}, "fit": {"suitcases"}},
         ),
+        ("will it rain tonight", {"will": {"rain"}, "it": {"rain"}, "tonight": {"rain"}}),
+        (
+            "which search engine do you use",
+            {"which": {"engine"}, "search": {"engine"}, "engine": {"use"}, "do": {"use"}},
+        ),
+        (
+            "how many eggs do we need",
+            {"how": {"many"}, "many": {"eggs"}, "eggs": {"need"}, "do": {"need"}, "we": {"need"}},
+        ),
+        ("how much does it cost", {"how": {"much"}, "much": {"cost"}, "does": {"cost"}}),
+        (
+            "does the bark of your dog scare our postman",
+            {"does": {"scare"}, "bark": {"scare"}, "scare": {"bark"}, "postman": {"scare"}},
+        ),
+        (
+            "did the president sign this law",
+            {"did": {"sign"}, "president": {"sign"}, "sign": {"president"}, "law": {"sign"}},
+        ),
     ],
 )
 def test_questions(sentence: str, expected: dict[str, set[str]]) -> None:
     found = partners(sentence)
     assert {w: found[w] for w in expected} == expected
+
+
+def test_a_number_without_a_noun_heads_its_phrase_and_a_clause_after_a_preposition_is_a_clause() -> None:
+    found = partners("they serve breakfast until eleven on sundays")
+    assert found["until"] == {"eleven"} and found["eleven"] == {"until"}
+    found = partners("the bill came to ninety dollars")
+    assert found["ninety"] == {"dollars"} and found["to"] == {"dollars"}
+    found = partners("i will call you after my meeting ends")
+    assert found["after"] == {"call", "ends"} and found["meeting"] == {"ends"} and found["my"] == {"meeting"}
 
 
 def test_an_adverb_before_an_adjective_qualifies_it() -> None:
@@ -350,6 +377,15 @@ def test_infinitives_and_object_complements() -> None:
         ("they will operate on his injured knee", "injured", "adj"),
         ("he never replies to my texts anymore", "anymore", "adv"),
         ("i broke a string during practice", "practice", "noun"),
+        ("i will call you after my meeting ends", "ends", "verb"),  # a clause's verb: "end" can be one
+        ("when the bell rings we go inside", "rings", "verb"),
+        ("after the school holidays we went home", "school", "noun"),
+        ("after we shape the clay we leave it", "shape", "verb"),  # a subject pronoun's verb
+        ("the pupil gets smaller in strong light", "light", "noun"),  # an adjective before it
+        ("open a terminal and type this command", "type", "verb"),  # a second order
+        ("children should not swim after dark", "dark", "noun"),
+        ("could you sew this button back onto my coat", "back", "adv"),
+        ("we did not eat much", "much", "pron"),
     ],
 )
 def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos: str) -> None:

@@ -27,7 +27,7 @@ CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_te
 RECORD = CURVE["story"]
 BAR = 0.9  # the share of sentences on which the story must hold
 LONE = 0.1  # the share on which one head may serve every relation, at most
-WRITTEN_FLOOR = {"rules": 0.89, "hand": 0.77}  # the written sentences, as measured (see above)
+WRITTEN_FLOOR = {"rules": 0.89, "hand": 0.78}  # the written sentences, as measured (see above)
 
 
 @pytest.fixture(scope="module")
