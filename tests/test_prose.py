@@ -171,3 +171,9 @@ def test_the_readme_names_every_refusal_status_the_api_documents(client: TestCli
     }
     refusals = README[README.index("Every refusal is a 4xx") :].split("\n\n")[0]
     assert documented and {code for code in documented if str(code) not in refusals} == set()
+
+
+def test_the_readme_gives_how_many_unknown_words_get_close_words() -> None:
+    from app.models.translator import SUGGESTED_AT_MOST
+
+    assert f"for the first {SUGGESTED_AT_MOST} unknown words only" in re.sub(r"\s+", " ", README)

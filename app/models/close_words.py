@@ -10,14 +10,25 @@ letters:
 
 The closest come first (fewest edits, then the most letters in common, then alphabetically), and only those
 at most one edit further than the best one, so a clear best guess is not buried under weak ones.
+
+Most known words are ruled out before any alignment is worked out: by length (each insertion or deletion
+changes it by one), and by counting letters (an edit changes the counts of at most two letters by one each,
+so half the summed difference of the counts is a lower bound on the edits). ``CloseWords`` keeps a
+vocabulary's letter counts as one array, worked out once, and remembers the answers for words asked before:
+a refusal names what a reader typed, so the same unknown words come again.
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
+from functools import lru_cache
+
+import numpy as np
 
 MIN_RATIO = 0.6
+LETTERS = "abcdefghijklmnopqrstuvwxyz"  # counted one by one; any other character in one shared count
+REMEMBERED = 4096  # the answers a CloseWords keeps, for the words most recently asked
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -40,21 +51,48 @@ def edit_limit(word: str) -> int:
     return 1 if len(word) <= 3 else 2 if len(word) <= 7 else 3
 
 
+def _counts(word: str) -> np.ndarray:
+    counts = np.zeros(len(LETTERS) + 1, dtype=np.int32)
+    for letter in word:
+        index = LETTERS.find(letter)
+        counts[index if index >= 0 else len(LETTERS)] += 1
+    return counts
+
+
+class CloseWords:
+    """A vocabulary indexed for ``close_words``: its words, their lengths and letter counts (see the module's
+    note), and the last REMEMBERED answers."""
+
+    def __init__(self, vocabulary: Iterable[str], n: int = 3) -> None:
+        self.words = list(vocabulary)
+        self.n = n
+        self._lengths = np.array([len(w) for w in self.words], dtype=np.int32)
+        counts = [_counts(w) for w in self.words]
+        self._counts = np.array(counts, dtype=np.int32).reshape(len(counts), len(LETTERS) + 1)
+        self.find = lru_cache(maxsize=REMEMBERED)(self._find)
+
+    def _find(self, word: str) -> tuple[str, ...]:
+        """Up to ``n`` words of the vocabulary close to ``word``, the closest first."""
+        limit = edit_limit(word)
+        near = np.abs(self._lengths - len(word)) <= limit
+        near &= (np.abs(self._counts - _counts(word)).sum(axis=1) + 1) // 2 <= limit
+        scored = []
+        for k in np.flatnonzero(near):
+            known = self.words[k]
+            distance = edit_distance(word, known)
+            if distance > limit:
+                continue
+            ratio = difflib.SequenceMatcher(None, word, known).ratio()
+            if ratio >= MIN_RATIO:
+                scored.append((distance, -ratio, known))
+        scored.sort()
+        if not scored:
+            return ()
+        best = scored[0][0]
+        return tuple(known for distance, _, known in scored if distance <= best + 1)[: self.n]
+
+
 def close_words(word: str, vocabulary: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` words of ``vocabulary`` close to ``word``, the closest first (see the module's note)."""
-    limit = edit_limit(word)
-    scored = []
-    for known in vocabulary:
-        if abs(len(known) - len(word)) > limit:
-            continue  # too many insertions or deletions, whatever else matches
-        distance = edit_distance(word, known)
-        if distance > limit:
-            continue
-        ratio = difflib.SequenceMatcher(None, word, known).ratio()
-        if ratio >= MIN_RATIO:
-            scored.append((distance, -ratio, known))
-    scored.sort()
-    if not scored:
-        return []
-    best = scored[0][0]
-    return [known for distance, _, known in scored if distance <= best + 1][:n]
+    """Up to ``n`` words of ``vocabulary`` close to ``word``, the closest first (see the module's note). For
+    many words against one vocabulary, index it once with ``CloseWords``."""
+    return list(CloseWords(vocabulary, n).find(word))

@@ -52,7 +52,7 @@ from app.core.attention import (
     split_heads,
 )
 from app.core.layers import EPS, SELF_ATTENTION_BLOCK, feed_forward, layer_norm
-from app.models.close_words import close_words
+from app.models.close_words import CloseWords
 from app.refusal import Refusal, UnknownWords
 
 FloatArray = NDArray[np.float64]
@@ -66,6 +66,7 @@ MAX_STEPS = 80  # the longest translation written, whatever the source
 TRAINED_MAX_WORDS = 30
 FLOAT32_MAPS = 1e-5  # how far a map decoded in float32 may be from the float64 one (4.2e-6 measured)
 VOCABULARY = "the translator's vocabulary"
+SUGGESTED_AT_MOST = 8  # the unknown words of one refusal given close known words; any others are named alone
 
 ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
 DECODER_PARAMETERS = (
@@ -160,6 +161,7 @@ class Translator:
         self.source_index = {w: k for k, w in enumerate(source_vocabulary)}
         self.target_index = {w: k for k, w in enumerate(target_vocabulary)}
         self.words = sorted(w for w in source_vocabulary if w not in SPECIALS)
+        self.close_words = CloseWords(self.words)
         self.fast = FastDecoder(self)
         # What the server answers with: the same decoding in float32, the precision the network was trained
         # in, at about half the time in a batch (tests/models/test_translator_fast.py bounds the difference).
@@ -175,25 +177,33 @@ class Translator:
 
     # ---- the encoder -------------------------------------------------------------------------------------
 
+    def unknown(self, words: list[str]) -> list[str]:
+        """The words outside the vocabulary, once each and in order: a set lookup a word, cheap enough to ask
+        before deciding whether a sentence needs ``check``'s refusal worked out."""
+        return list(dict.fromkeys(w for w in words if w not in self.source_index or w in SPECIALS))
+
     def unknown_words(self, words: list[str]) -> UnknownWords | None:
-        """UnknownWords naming the words outside the vocabulary, once each and in order, each with up to
-        three close known words (app/models/close_words.py); None when every word is known."""
-        unknown = list(dict.fromkeys(w for w in words if w not in self.source_index or w in SPECIALS))
+        """UnknownWords naming the words outside the vocabulary, once each and in order, the first
+        SUGGESTED_AT_MOST each with up to three close known words (app/models/close_words.py); None when
+        every word is known."""
+        unknown = self.unknown(words)
         if not unknown:
             return None
-        suggestions = {w: close_words(w, self.words) for w in unknown}
+        suggestions = {w: list(self.close_words.find(w)) for w in unknown[:SUGGESTED_AT_MOST]}
         return UnknownWords(unknown, VOCABULARY, suggestions, listed=True)
 
     def check(self, words: list[str]) -> None:
         """Refuse, before any decoding, a sentence the translator cannot honestly translate: one longer than
         any it was trained on, or with words it does not know (both named in one refusal when both apply).
         The refusal states its facts as fields too: ``max_words`` and ``word_count`` for the length,
-        ``unknown`` and ``suggestions`` for the words."""
-        unknown = self.unknown_words(words)
+        ``unknown`` and ``suggestions`` for the words. The length is judged first; close words are looked
+        for only for the first SUGGESTED_AT_MOST unknown words, and each word's are remembered."""
         if len(words) <= TRAINED_MAX_WORDS:
+            unknown = self.unknown_words(words)
             if unknown:
                 raise unknown
             return
+        unknown = self.unknown_words(words)
         detail = (
             f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; "
             f"this one has {len(words)}."

@@ -10,8 +10,15 @@ from pydantic import Field
 from app.answers import json_bytes
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
 from app.errors import BODY_TOO_LARGE, ErrorAnswer
-from app.models.translator import FLOAT32_MAPS, TRAINED_MAX_WORDS, Translation, Translator, TranslatorModel
-from app.offload import Batches, batches_of, kept
+from app.models.translator import (
+    FLOAT32_MAPS,
+    SUGGESTED_AT_MOST,
+    TRAINED_MAX_WORDS,
+    Translation,
+    Translator,
+    TranslatorModel,
+)
+from app.offload import Batches, batches_of, computed, kept
 from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
@@ -39,7 +46,8 @@ class TranslateRefusal(ErrorAnswer):
     suggestions: dict[str, list[str]] | None = Field(
         default=None,
         description="for each unknown word, up to three close words of the vocabulary, the closest first "
-        "(edit distance; possibly none)",
+        f"(edit distance; possibly none); looked for only for the first {SUGGESTED_AT_MOST} unknown words, "
+        "the others map to none",
     )
     max_words: int | None = Field(
         default=None, description="the longest sentence (in words) the translator was trained on"
@@ -91,7 +99,9 @@ async def translate(
         body.sentence, settings.max_sentence_chars, settings.max_sentence_tokens, ("body", "sentence")
     )
     words = sentence.lower_words
-    model.translator.check(words)  # unknown words or a sentence past the training length: refused here
+    if len(words) > TRAINED_MAX_WORDS or model.translator.unknown(words):
+        # refused before any decoding; the refusal's close words are looked for in a thread, off the loop
+        await computed(partial(model.translator.check, words))
 
     # The answer depends on the lower-cased words and on the sentence's final . ! or ? alone (as_sentence).
     end = sentence.text.rstrip()[-1:]

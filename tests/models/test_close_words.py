@@ -1,8 +1,12 @@
 """Close known words for an unknown one (app/models/close_words.py): the suggestions a refusal offers."""
 
+import difflib
+import random
+import string
+
 import pytest
 
-from app.models.close_words import close_words, edit_distance
+from app.models.close_words import CloseWords, close_words, edit_distance
 from app.models.translator import get_translator
 
 
@@ -28,3 +32,47 @@ def test_the_closest_words_come_first_and_weak_ones_are_dropped() -> None:
 )
 def test_typos_of_the_translators_words_are_caught(typed: str, first: str) -> None:
     assert close_words(typed, get_translator().translator.words)[0] == first
+
+
+def _by_the_definition(word: str, vocabulary: list[str], n: int = 3) -> list[str]:
+    """close_words as the module's note defines it, every known word aligned: what the index must equal."""
+    limit = 1 if len(word) <= 3 else 2 if len(word) <= 7 else 3
+    scored = []
+    for known in vocabulary:
+        distance = edit_distance(word, known)
+        ratio = difflib.SequenceMatcher(None, word, known).ratio()
+        if distance <= limit and ratio >= 0.6:
+            scored.append((distance, -ratio, known))
+    scored.sort()
+    return [k for d, _, k in scored if d <= scored[0][0] + 1][:n] if scored else []
+
+
+def test_ruling_words_out_by_length_and_letter_counts_drops_no_close_word() -> None:
+    """Typos of the translator's words (a letter dropped, doubled, changed, two swapped, and two such
+    edits) and strings of random letters: the index answers exactly what aligning every word would."""
+    vocabulary = get_translator().translator.words
+    rng = random.Random(5)
+    typed = set()
+    for word in rng.sample(vocabulary, 50):
+        for _ in range(2):
+            w = word
+            for _ in range(rng.choice((1, 2))):
+                k = rng.randrange(len(w))
+                edit = rng.choice(("drop", "double", "change", "swap"))
+                if edit == "drop" and len(w) > 1:
+                    w = w[:k] + w[k + 1 :]
+                elif edit == "double":
+                    w = w[:k] + w[k] + w[k:]
+                elif edit == "change":
+                    w = w[:k] + rng.choice(string.ascii_lowercase + "é") + w[k + 1 :]
+                elif k + 1 < len(w):
+                    w = w[:k] + w[k + 1] + w[k] + w[k + 2 :]
+            typed.add(w)
+    typed |= {"".join(rng.choices(string.ascii_lowercase, k=rng.randint(2, 9))) for _ in range(30)}
+    index = CloseWords(vocabulary)
+    found = 0
+    for word in sorted(typed):
+        expected = _by_the_definition(word, vocabulary)
+        assert list(index.find(word)) == expected, word
+        found += bool(expected)
+    assert found > 60  # most typos do have close words: the comparison is not between two empty lists

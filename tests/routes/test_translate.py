@@ -1,11 +1,13 @@
 """Figure 5's endpoints: a translation step by step with every attention map, the record, and their 422s."""
 
+import asyncio
+
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.models.translator import FLOAT32_MAPS, MAX_STEPS, TRAINED_MAX_WORDS
+from app.models.translator import FLOAT32_MAPS, MAX_STEPS, SUGGESTED_AT_MOST, TRAINED_MAX_WORDS, Translator
 from tests.inprocess import concurrently
 
 
@@ -83,6 +85,44 @@ def test_an_unknown_word_gets_close_known_words_as_text_and_as_a_field(client: T
         "unknown": ["apel"],
         "suggestions": {"apel": ["apple"]},
     }
+
+
+def test_a_refusal_names_every_unknown_word_and_looks_for_close_words_for_the_first_few(
+    client: TestClient,
+) -> None:
+    """A body of many made-up words once cost about 0.45 s on the event loop (close words for each of up to
+    64); now the close words of the first SUGGESTED_AT_MOST are looked for, and the rest named alone."""
+    made_up = [f"zq{letter}x{n}" for n, letter in enumerate("abcdefghijkl")]
+    sentence = " ".join([*made_up[:SUGGESTED_AT_MOST], "apel", *made_up[SUGGESTED_AT_MOST:], "rivr"])
+    body = client.post("/api/translate", json={"sentence": sentence}).json()
+    assert body["unknown"] == sentence.split()
+    assert body["suggestions"]["apel"] == body["suggestions"]["rivr"] == []  # past the first few
+    solo = client.post("/api/translate", json={"sentence": "the apel and the rivr"}).json()
+    assert solo["suggestions"] == {"apel": ["apple"], "rivr": ["river", "driver", "rivers"]}
+
+
+def test_a_refusal_is_worked_out_off_the_event_loop_and_a_translation_never_asks(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Translator.check runs in a thread (app/offload.py's computed), where no event loop runs; a sentence
+    of known words within the trained length does not call it at all."""
+    on_a_loop: list[bool] = []
+    check = Translator.check
+
+    def recorded(self: Translator, words: list[str]) -> None:
+        try:
+            asyncio.get_running_loop()
+            on_a_loop.append(True)
+        except RuntimeError:
+            on_a_loop.append(False)
+        check(self, words)
+
+    monkeypatch.setattr(Translator, "check", recorded)
+    assert client.post("/api/translate", json={"sentence": "the apel was red"}).status_code == 422
+    long = " ".join(["the dog was happy"] * 9)
+    assert client.post("/api/translate", json={"sentence": long}).status_code == 422
+    assert client.post("/api/translate", json={"sentence": "the dog was happy"}).status_code == 200
+    assert on_a_loop == [False, False]
 
 
 def test_too_long_with_unknown_words_names_both(client: TestClient) -> None:
