@@ -32,6 +32,7 @@ TOKENS_BYTES = 64 * 1024  # the tokens field: 512 tokens of over 100 bytes each
 # Room around the file for the multipart boundaries, the part headers and the tokens field.
 ENVELOPE_BYTES = 16 * 1024 + TOKENS_BYTES
 PARSE_BYTES = 2**20  # the body is handed to the parser (in a thread) a megabyte at a time
+MAX_BOUNDARY = 70  # RFC 2046's longest boundary; the parser errs on much longer ones
 MISSING_FILE = 'no file: send the attention weights as multipart/form-data in a field named "file"'
 MALFORMED = 'the body is not valid multipart/form-data: send the attention weights in a field named "file"'
 TRUNCATED = "the multipart body ends before the file does"
@@ -177,6 +178,8 @@ async def read_upload(request: Request, npy_limit: int, text_limit: int) -> Uplo
     boundary = params.get(b"boundary")
     if content_type != b"multipart/form-data" or not boundary:
         raise Refusal(MISSING_FILE)
+    if len(boundary) > MAX_BOUNDARY:
+        raise Refusal(f"the multipart boundary has {len(boundary):,} characters, more than {MAX_BOUNDARY}")
 
     parts = FormParts(npy_limit, text_limit)
     try:

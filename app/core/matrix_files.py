@@ -59,11 +59,13 @@ FORTRAN_BYTES = 4 * 2**20  # a Fortran-ordered .npy is read whole, so only this 
 TOKEN_CHARS = 40  # a token longer than this is cut (the tokens are the reader's text, shown as labels)
 NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
 NPY_VERSIONS = ((1, 0), (2, 0), (3, 0))
+NPY_HEADER_BYTES = 10_000  # numpy's own bound on a header it reads (max_header_size)
 MAX_DEPTH = 4  # [layers, h, n, n]
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # Within this alphabet float() accepts exactly the NUMBER pattern (no nan, inf or 1_000), and is faster.
 CSV_CHARACTERS = re.compile(r"[0-9eE+\-.,\s]*")
 NOT_BLANK = re.compile(r"\S")
+_SURROGATE = re.compile("[\ud800-\udfff]")  # a JSON escape can name one alone; no text holds one
 
 
 class FileError(Refusal):
@@ -119,6 +121,8 @@ def parse_tokens(text: str) -> list[str]:
         return text.splitlines()
     try:
         value = json.loads(text)
+    except RecursionError as error:
+        raise FileError("tokens: nested too deeply to be a list of strings") from error
     except ValueError as error:
         raise FileError(f"tokens: not a valid JSON list: {error}") from error
     return _token_list(value)
@@ -130,6 +134,8 @@ def _token_list(value: object) -> list[str]:
     for i, token in enumerate(value):
         if not isinstance(token, str):
             raise FileError(f"tokens: token {i + 1} is {_json_kind(token)}, not a string")
+        if not token.isascii() and _SURROGATE.search(token):
+            raise FileError(f"tokens: token {i + 1} is not text: it holds a lone UTF-16 surrogate")
     return value
 
 
@@ -191,6 +197,12 @@ def npy_layout(file: BinaryIO) -> NpyLayout:
         version = np.lib.format.read_magic(file)
         if version not in NPY_VERSIONS:
             raise ValueError(f"unknown .npy format version {version[0]}.{version[1]}")
+        # the header's length, checked before numpy reads that many bytes (a version-2 field can say 4 GB)
+        size = 2 if version == (1, 0) else 4
+        header_bytes = int.from_bytes(file.read(size), "little")
+        if header_bytes > NPY_HEADER_BYTES:
+            raise ValueError(f"it claims {header_bytes:,} bytes; numpy writes at most {NPY_HEADER_BYTES:,}")
+        file.seek(-size, io.SEEK_CUR)
         # Version 3.0 differs from 2.0 only in allowing UTF-8 field names, which we refuse anyway.
         read_header = (
             np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
@@ -202,6 +214,8 @@ def npy_layout(file: BinaryIO) -> NpyLayout:
         raise FileError("pickled .npy files are refused: save with allow_pickle=False")
     if dtype.kind not in "fiu" or dtype.names is not None:
         raise FileError(f"the .npy array holds {dtype} values: attention weights must be real numbers")
+    if any(int(s) < 0 for s in shape):
+        raise FileError(f"the .npy header gives a negative dimension: shape {list(shape)}")
     layout = NpyLayout(file.tell(), dtype, tuple(int(s) for s in shape), bool(fortran_order))
     present = file.seek(0, io.SEEK_END) - layout.offset
     if present < layout.data_bytes:

@@ -108,6 +108,39 @@ def test_npy_headers_that_cannot_be_read_are_refused() -> None:
     )
 
 
+@pytest.mark.parametrize("shape", ["(2, -2, 4, 4)", "(-1, -1, 4, 4)", "(-1, 4, 4)"])
+def test_a_negative_dimension_in_an_npy_header_is_refused(shape: str) -> None:
+    """Once a 500 with a traceback: the header's shape is checked for signs before its size is worked out."""
+    header = f"{{'descr': '<f4', 'fortran_order': False, 'shape': {shape}, }}".ljust(117) + "\n"
+    data = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(256)
+    assert refused("w.npy", data) == f"the .npy header gives a negative dimension: shape [{shape[1:-1]}]"
+
+
+def test_an_npy_header_claiming_more_bytes_than_numpy_writes_is_refused_before_they_are_read() -> None:
+    """A version-2 header's length field can say 268 MB; the upload held that many bytes and numpy read them
+    all into memory (+497 MB an upload) before refusing. Now the length is checked first."""
+    claim = 268_000_000
+    data = b"\x93NUMPY\x02\x00" + claim.to_bytes(4, "little") + b"{'descr': '<f4'" + bytes(4 * 2**20)
+    messages: list[str] = []
+    peak = traced_peak(lambda: messages.append(refused("w.npy", data)))
+    assert messages[0] == (
+        f"the .npy header cannot be read: it claims {claim:,} bytes; numpy writes at most "
+        f"{matrix_files.NPY_HEADER_BYTES:,}"
+    )
+    assert peak < 2**20  # the 4 MB that follow the field are never read
+
+
+def test_tokens_that_are_not_text_or_nested_too_deeply_are_refused() -> None:
+    assert matrix_files.parse_tokens('["a", "b"]') == ["a", "b"]
+    with pytest.raises(FileError, match="token 2 is not text: it holds a lone UTF-16 surrogate"):
+        matrix_files.parse_tokens('["a", "\\ud800"]')
+    with pytest.raises(FileError, match="nested too deeply"):
+        matrix_files.parse_tokens("[" * 30_000 + "]" * 30_000)
+    weights = json.dumps({"weights": W.tolist(), "tokens": ["a", "\udfff", "c"]}).encode()
+    with pytest.raises(FileError, match="^tokens: token 2 is not text: it holds a lone UTF-16 surrogate$"):
+        matrix_files.read_weights("w.json", weights)
+
+
 def test_npy_format_version_2_is_read() -> None:
     buffer = io.BytesIO()
     np.lib.format.write_array(buffer, W, version=(2, 0))

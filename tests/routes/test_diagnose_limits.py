@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.deps import current_settings
 from app.main import create_app
-from app.multipart import ENVELOPE_BYTES, PARSE_BYTES
+from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, PARSE_BYTES
 from tests.inprocess import call, upload_scope
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
 
@@ -60,6 +60,27 @@ def test_a_413_without_content_length_is_found_by_counting(client: TestClient) -
     )
     assert "content-length" not in response.request.headers
     assert (response.status_code, response.json()) == (413, TOO_LARGE)
+
+
+@pytest.mark.parametrize("length", [MAX_BOUNDARY, MAX_BOUNDARY + 1, 300])
+def test_a_boundary_longer_than_the_rfc_allows_is_a_422(client: TestClient, length: int) -> None:
+    """A 300-character boundary once made the multipart parser fail with a 500 and a traceback."""
+    boundary = "b" * length
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="w.npy"\r\n\r\n'.encode()
+        + npy(np.tril(np.ones((3, 3))) / np.arange(1, 4)[:, None])
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    response = client.post(
+        "/api/diagnose", content=body, headers={"content-type": f"multipart/form-data; boundary={boundary}"}
+    )
+    if length <= MAX_BOUNDARY:
+        assert response.status_code == 200
+    else:
+        assert response.status_code == 422 and response.json() == {
+            "detail": f"the multipart boundary has {length:,} characters, more than {MAX_BOUNDARY}"
+        }
+        assert response.headers["content-security-policy"]
 
 
 def test_a_lying_content_length_stops_the_read_at_the_limit() -> None:
