@@ -18,6 +18,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -208,39 +209,67 @@ class Proxy:
     slow_client: SlowHeaderClient
 
 
+@contextmanager
+def nginx_in_front_of(upstream: str, tmp: Path) -> Iterator[tuple[str, int, Path]]:
+    """Debian's nginx with the shipped configuration in front of ``upstream`` (host:port), until the block
+    ends: its URL, port and error log."""
+    port = free_port()
+    environment = {"EXPLORABLE_UPSTREAM": upstream, "NGINX_PORT": f"127.0.0.1:{port}"}
+    (tmp / "explorable.conf").write_text(fill(TEMPLATE.read_text(), environment))
+    (tmp / "nginx.conf").write_text(MAIN_CONFIG.format(tmp=tmp))
+    error_log = tmp / "error.log"
+    command = [str(NGINX), "-p", str(tmp), "-e", str(error_log), "-c", str(tmp / "nginx.conf")]
+    with (tmp / "stderr.log").open("wb") as stderr:
+        process = subprocess.Popen([*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=stderr)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 10
+        while not listening(port):
+            if process.poll() is not None or time.monotonic() > deadline:
+                logged = error_log.read_text() if error_log.exists() else ""
+                output = (tmp / "stderr.log").read_text() + logged
+                pytest.fail(f"nginx did not start (exit status {process.poll()}):\n{output[-2000:]}")
+            time.sleep(0.1)
+        yield url, port, error_log
+    finally:
+        stop(process)
+
+
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
     if not NGINX.is_file():
         missing(f"the proxy tests need Debian's nginx at {NGINX} (apt-get install nginx)")
     tmp = tmp_path_factory.mktemp("nginx")
-    with served() as app:
-        port = free_port()
-        environment = {"EXPLORABLE_UPSTREAM": f"127.0.0.1:{app.port}", "NGINX_PORT": f"127.0.0.1:{port}"}
-        (tmp / "explorable.conf").write_text(fill(TEMPLATE.read_text(), environment))
-        (tmp / "nginx.conf").write_text(MAIN_CONFIG.format(tmp=tmp))
-        error_log = tmp / "error.log"
-        command = [str(NGINX), "-p", str(tmp), "-e", str(error_log), "-c", str(tmp / "nginx.conf")]
-        with (tmp / "stderr.log").open("wb") as stderr:
-            process = subprocess.Popen(
-                [*command, "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=stderr
-            )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 10
-            while not healthy(url):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    output = (tmp / "stderr.log").read_text() + (
-                        error_log.read_text() if error_log.exists() else ""
-                    )
-                    pytest.fail(f"nginx did not start (exit status {process.poll()}):\n{output[-2000:]}")
-                time.sleep(0.1)
-            # The slow client has to wait out nginx's 10 s client_header_timeout: it starts now, the other
-            # tests run meanwhile, and the last test of the module reads how it ended.
-            slow_client = SlowHeaderClient(port)
-            slow_client.start()
-            yield Proxy(url, port, app, error_log, slow_client)
-        finally:
-            stop(process)
+    with served() as app, nginx_in_front_of(f"127.0.0.1:{app.port}", tmp) as (url, port, error_log):
+        deadline = time.monotonic() + 10
+        while not healthy(url):
+            if time.monotonic() > deadline:
+                pytest.fail("nginx started but does not pass /healthz to the app")
+            time.sleep(0.1)
+        # The slow client has to wait out nginx's 10 s client_header_timeout: it starts now, the other
+        # tests run meanwhile, and the last test of the module reads how it ended.
+        slow_client = SlowHeaderClient(port)
+        slow_client.start()
+        yield Proxy(url, port, app, error_log, slow_client)
+
+
+def test_with_the_app_down_the_proxy_answers_503_in_the_apps_json(tmp_path: Path) -> None:
+    """The outage's status is 503 ("try again later"), as the configuration's comment says; it was 502,
+    since an error_page to a named location keeps the status it caught unless told otherwise."""
+    if not NGINX.is_file():
+        missing(f"the proxy tests need Debian's nginx at {NGINX} (apt-get install nginx)")
+    nobody = free_port()  # nothing listens there
+    with nginx_in_front_of(f"127.0.0.1:{nobody}", tmp_path) as (url, _, _):
+        response = httpx.get(f"{url}/healthz", timeout=10)
+    assert_from_the_proxy(response, 503, "the explorable is not answering just now: try again shortly")
 
 
 def assert_from_the_app(response: httpx.Response) -> None:
