@@ -132,6 +132,12 @@ class LimitedH11Protocol(H11Protocol):
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
+        # The cap is enforced here, as a connection opens. uvicorn's own check, when a request arrives, counts
+        # that request's connection too, so at the cap it would refuse every request on every connection with
+        # a bare 503 and an unthrottled log line: it is moved one past the cap, where it never fires.
+        self.connection_cap = self.limit_concurrency
+        if self.connection_cap is not None:
+            self.limit_concurrency = self.connection_cap + 1
         self.timeout_header: float = getattr(config, "timeout_header", TIMEOUT_HEADER)
         self.timeout_body: float = getattr(config, "timeout_body", TIMEOUT_BODY)
         self.header_timer: asyncio.TimerHandle | None = None
@@ -139,7 +145,7 @@ class LimitedH11Protocol(H11Protocol):
         self.last_read = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        limit = self.limit_concurrency
+        limit = self.connection_cap
         if limit is not None and len(self.connections) >= limit:
             # Answered and closed before it joins the server's connections: it never holds a slot, and its
             # descriptor is freed as soon as the answer is written.

@@ -208,6 +208,25 @@ def test_connections_past_the_cap_get_a_503_and_healthz_answers_once_they_are_go
     assert refused in server.log()
 
 
+def test_every_connection_up_to_the_cap_is_served_with_the_apps_headers(server: Served) -> None:
+    """The last connection the cap admits is served like the first. It once got uvicorn's own plain-text
+    503 on every request (uvicorn's check counts the asking connection too, so it sat one below the cap),
+    without the security headers, and "Exceeded concurrency limit." was logged for each."""
+    held = [connect(server) for _ in range(CAP)]
+    try:
+        for sock in (held[0], held[-1]):
+            sock.sendall(request_head("GET", "/healthz") + b"\r\n")
+            sock.settimeout(SLACK * HEADER)
+            answer = sock.recv(65536)
+            status, headers, _ = parse(answer)
+            assert status == 200 and headers["x-content-type-options"] == "nosniff", answer[:200]
+            assert "content-security-policy" in headers
+    finally:
+        for sock in held:
+            sock.close()
+    assert "Exceeded concurrency limit" not in server.log()
+
+
 def test_file_descriptors_stay_bounded_under_hundreds_of_idle_connections(server: Served) -> None:
     pid = server.process.pid
     before = open_descriptors(pid)
