@@ -12,6 +12,7 @@ app.words.tokenize once, so a route gets the words with the text and never split
 """
 
 import gc
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,10 +30,12 @@ from app.models.heads import RelationHeads, get_relation_heads
 from app.models.real_bert import RealBert, load_real_bert
 from app.models.tiny_lm import TinyLMs, get_tiny_lms
 from app.models.translator import TranslatorModel, get_translator
+from app.refusal import Refusal
 from app.schemas import SENTENCE_LIMIT
 from app.words import sentence_words
 
 T = TypeVar("T")
+LOG = logging.getLogger("uvicorn.error")
 
 
 _LOADING = threading.Lock()  # one model file read at a time, so that requests arriving together share it
@@ -50,13 +53,26 @@ def _load_once(load: Callable[[], T]) -> T:
         return model
 
 
-async def loaded(getter: Callable[[], T]) -> T:
+# The models whose weights could not be read, each with what went wrong: their endpoints answer 503, and
+# /healthz names them. A failed load is not tried again; the files do not change under a running server.
+UNAVAILABLE: dict[str, str] = {}
+
+
+async def loaded(getter: Callable[[], T], name: str) -> T:
     """What a cached getter returns: at once when it has been called before, else from the thread pool (the
     first call loads a file, which must not block the event loop). Requests that arrive before the first
-    load ends wait for it, and get the same model: one copy in memory, and one set of batches."""
+    load ends wait for it, and get the same model: one copy in memory, and one set of batches. When the
+    weights cannot be read (missing, cut short, not what the model expects), a 503 names the model, the log
+    says why, and the model is listed in UNAVAILABLE."""
     if getter.cache_info().currsize:  # type: ignore[attr-defined]  # an lru_cache
         return getter()
-    return await run_in_threadpool(_load_once, getter)
+    if name not in UNAVAILABLE:
+        try:
+            return await run_in_threadpool(_load_once, getter)
+        except Exception as error:  # noqa: BLE001  # whatever a broken file makes numpy or json raise
+            UNAVAILABLE[name] = f"{type(error).__name__}: {error}"
+            LOG.error("the %s could not be loaded: %s", name, UNAVAILABLE[name])
+    raise Refusal(f"the {name} cannot answer: its weights could not be loaded on this server", status=503)
 
 
 async def current_settings() -> Settings:
@@ -70,15 +86,15 @@ async def response_cache() -> ResponseCache:
 
 
 async def relation_heads() -> RelationHeads:
-    return await loaded(get_relation_heads)
+    return await loaded(get_relation_heads, "relation layer")
 
 
 async def translator() -> TranslatorModel:
-    return await loaded(get_translator)
+    return await loaded(get_translator, "translator")
 
 
 async def tiny_lms() -> TinyLMs:
-    return await loaded(get_tiny_lms)
+    return await loaded(get_tiny_lms, "language models")
 
 
 SettingsDep = Annotated[Settings, Depends(current_settings)]

@@ -16,6 +16,7 @@ event loop only receives.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from dataclasses import dataclass, field
 from typing import BinaryIO
@@ -32,10 +33,12 @@ TOKENS_BYTES = 64 * 1024  # the tokens field: 512 tokens of over 100 bytes each
 # Room around the file for the multipart boundaries, the part headers and the tokens field.
 ENVELOPE_BYTES = 16 * 1024 + TOKENS_BYTES
 PARSE_BYTES = 2**20  # the body is handed to the parser (in a thread) a megabyte at a time
+LOG = logging.getLogger("uvicorn.error")
 MAX_BOUNDARY = 70  # RFC 2046's longest boundary; the parser errs on much longer ones
 MISSING_FILE = 'no file: send the attention weights as multipart/form-data in a field named "file"'
 MALFORMED = 'the body is not valid multipart/form-data: send the attention weights in a field named "file"'
 TRUNCATED = "the multipart body ends before the file does"
+NO_ROOM = "this server has no room for the upload just now: try again later, or send a smaller file"
 INTERRUPTED = "the upload was interrupted"
 TOKENS_TOO_LARGE = f"the tokens field is larger than {TOKENS_BYTES:,} bytes"
 
@@ -183,12 +186,16 @@ async def read_upload(request: Request, npy_limit: int, text_limit: int) -> Uplo
 
     parts = FormParts(npy_limit, text_limit)
     try:
-        await _parse(request, parts, boundary, cap)
-        if not parts.found:
-            raise Refusal(MISSING_FILE)
-        if not parts.complete:
-            raise Refusal(TRUNCATED)
-        return parts.upload()
+        try:
+            await _parse(request, parts, boundary, cap)
+            if not parts.found:
+                raise Refusal(MISSING_FILE)
+            if not parts.complete:
+                raise Refusal(TRUNCATED)
+            return parts.upload()
+        except OSError as error:  # the temporary file could not be made or written: a full disk, say
+            LOG.error("an upload found no room: %s", error)
+            raise Refusal(NO_ROOM, status=413) from error
     except BaseException:
         parts.close()  # the temporary file, if one was made: nothing of a refused upload is kept
         raise

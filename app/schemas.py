@@ -56,7 +56,12 @@ class RequestBody(BaseModel):
 
 
 class Health(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"] = Field(
+        description='"ok" while the process serves requests; "degraded" once weights failed to load'
+    )
+    unavailable: list[str] = Field(
+        default=[], description="the models whose weights could not be loaded (their endpoints answer 503)"
+    )
 
 
 class SharedPair(BaseModel):

@@ -4,6 +4,7 @@ a .npy only ever in an anonymous temporary file, closed with the answer, and a .
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -18,7 +19,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.deps import current_settings
 from app.main import create_app
-from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, PARSE_BYTES
+from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, NO_ROOM, PARSE_BYTES
 from tests.inprocess import call, upload_scope
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
 
@@ -119,6 +120,29 @@ def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit:
         413,
         {"detail": "file too large: the limit is 1,000 bytes"},
     )
+
+
+def test_an_upload_that_finds_no_room_on_disk_is_a_413_and_leaves_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full temporary directory once made every .npy upload a 500 with a traceback."""
+    made: list = []
+    anonymous = tempfile.TemporaryFile
+
+    def full(*args: object, **kwargs: object) -> object:
+        file = anonymous(*args, **kwargs)  # type: ignore[call-overload]
+        made.append(file)
+
+        def write(data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        file.write = write
+        return file
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", full)
+    status, body = upload(client, "w.npy", npy(np.tril(np.ones((3, 3))) / np.arange(1, 4)[:, None]))
+    assert (status, body) == (413, {"detail": NO_ROOM})
+    assert made and all(file.closed for file in made)
 
 
 @pytest.fixture
