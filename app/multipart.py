@@ -8,7 +8,10 @@ on disk whatever happens, and gone when closed), from which the diagnosis reads 
 caps: the whole body at once when Content-Length is over the largest file plus ENVELOPE_BYTES, else as soon
 as the streamed bytes pass it; the file part by its own type's limit, named in the 413 (a .json past 2 MB
 is refused at 2 MB, not 256); the tokens part at TOKENS_BYTES. An unsupported file type is refused (415) as
-soon as the part's headers are read, before its data.
+soon as the part's headers are read, before its data. A body of more than MAX_PARTS parts is refused (the
+parser's cost grows with their number, whatever their bytes), and so is an upload that averages less than
+MIN_RATE once RATE_GRACE seconds have passed (408): the route lets only a few uploads run at once, and a
+trickle would hold one of them for as long as it lasted.
 
 Parsing and writing run in a thread (anyio's pool, for blocking I/O), a megabyte of body at a time, so the
 event loop only receives.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import tempfile
+import time
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -35,9 +39,14 @@ ENVELOPE_BYTES = 16 * 1024 + TOKENS_BYTES
 PARSE_BYTES = 2**20  # the body is handed to the parser (in a thread) a megabyte at a time
 LOG = logging.getLogger("uvicorn.error")
 MAX_BOUNDARY = 70  # RFC 2046's longest boundary; the parser errs on much longer ones
+MAX_PARTS = 16  # the form has two fields; a body of many tiny parts costs time by their number, not bytes
+MIN_RATE = 64 * 1024  # bytes a second an upload must average once RATE_GRACE seconds have passed
+RATE_GRACE = 5.0
 MISSING_FILE = 'no file: send the attention weights as multipart/form-data in a field named "file"'
 MALFORMED = 'the body is not valid multipart/form-data: send the attention weights in a field named "file"'
 TRUNCATED = "the multipart body ends before the file does"
+TOO_MANY_PARTS = f'the body has more than {MAX_PARTS} parts: send a field named "file" (and "tokens", if any)'
+TOO_SLOW = f"the upload arrived slower than {MIN_RATE // 1024} KB/s, so it was stopped: send it again"
 NO_ROOM = "this server has no room for the upload just now: try again later, or send a smaller file"
 INTERRUPTED = "the upload was interrupted"
 TOKENS_TOO_LARGE = f"the tokens field is larger than {TOKENS_BYTES:,} bytes"
@@ -90,6 +99,7 @@ class FormParts:
     _field: bytearray = field(default_factory=bytearray)
     _value: bytearray = field(default_factory=bytearray)
     _headers: dict[bytes, bytes] = field(default_factory=dict)
+    _parts: int = 0
 
     def callbacks(self) -> dict[str, object]:
         return {
@@ -108,6 +118,9 @@ class FormParts:
         return min(self.text_limit, self.npy_limit) if self.suffix in TEXT_SUFFIXES else self.npy_limit
 
     def on_part_begin(self) -> None:
+        self._parts += 1
+        if self._parts > MAX_PARTS:
+            raise Refusal(TOO_MANY_PARTS)
         self._headers = {}
 
     def on_header_field(self, data: bytes, start: int, end: int) -> None:
@@ -206,11 +219,16 @@ async def _parse(request: Request, parts: FormParts, boundary: bytes, cap: int) 
     parser = MultipartParser(boundary, parts.callbacks())  # type: ignore[arg-type]
     received = 0
     pending = bytearray()
+    started = time.monotonic()
     try:
         async for chunk in request.stream():
             received += len(chunk)
             if received > cap:  # Content-Length was absent or lied
                 raise UploadTooLarge(file_too_large(parts.npy_limit))
+            elapsed = time.monotonic() - started
+            if elapsed > RATE_GRACE and received < MIN_RATE * elapsed:
+                # a trickle holds one of the few upload slots for as long as it lasts: cut it, free the slot
+                raise Refusal(TOO_SLOW, status=408)
             pending += chunk
             if len(pending) >= PARSE_BYTES:
                 await to_thread.run_sync(parser.write, bytes(pending))

@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,10 +17,12 @@ import pytest
 import starlette.formparsers
 from fastapi.testclient import TestClient
 
+from app import multipart
 from app.config import Settings
 from app.deps import current_settings
 from app.main import create_app
-from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, NO_ROOM, PARSE_BYTES
+from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, NO_ROOM, PARSE_BYTES, TOO_MANY_PARTS, TOO_SLOW
+from app.routes.diagnose import UPLOADS
 from tests.inprocess import call, upload_scope
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
 
@@ -120,6 +123,39 @@ def test_the_limit_is_on_the_file_and_inclusive(client: TestClient, small_limit:
         413,
         {"detail": "file too large: the limit is 1,000 bytes"},
     )
+
+
+def test_a_body_of_many_parts_is_refused_at_the_first_past_the_limit(client: TestClient) -> None:
+    """32 MB of 589k tiny parts once took 10.5 s to parse: now the count stops it in its first megabyte."""
+    part = b'--XYZ\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n'
+    body = part * 100_000 + b"--XYZ--\r\n"
+    response = client.post(
+        "/api/diagnose", content=body, headers={"content-type": "multipart/form-data; boundary=XYZ"}
+    )
+    assert (response.status_code, response.json()) == (422, {"detail": TOO_MANY_PARTS})
+    assert upload(client, "w.csv", b"1,0\n0,1\n")[0] == 200  # a file and the tokens are two parts
+
+
+def test_an_upload_that_trickles_is_cut_and_frees_its_place(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four uploads sending a byte every 8 s once held all four places for as long as they went on (the
+    server's body timeout fires only on a whole stall); one averaging below MIN_RATE is now stopped."""
+    monkeypatch.setattr(multipart, "RATE_GRACE", 0.2)
+    head = b'--XYZ\r\nContent-Disposition: form-data; name="file"; filename="w.csv"\r\n\r\n'
+
+    def trickle() -> Iterator[bytes]:
+        yield head
+        for _ in range(20):
+            time.sleep(0.1)
+            yield b"0"
+
+    response = client.post(
+        "/api/diagnose", content=trickle(), headers={"content-type": "multipart/form-data; boundary=XYZ"}
+    )
+    assert (response.status_code, response.json()) == (408, {"detail": TOO_SLOW})
+    assert UPLOADS.now == 0
+    assert upload(client, "w.csv", b"1,0\n0,1\n")[0] == 200
 
 
 def test_an_upload_that_finds_no_room_on_disk_is_a_413_and_leaves_nothing(
