@@ -28,6 +28,7 @@ from app.core.matrix_files import (  # noqa: E402
 from app.server import (  # noqa: E402
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
+    LIMIT_PER_ADDRESS,
     TIMEOUT_BODY,
     TIMEOUT_HEADER,
     TIMEOUT_KEEP_ALIVE,
@@ -96,6 +97,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=LIMIT_CONCURRENCY,
         metavar="N",
         help="open connections per worker; more are answered 503 and closed at once (default %(default)s)",
+    )
+    limits.add_argument(
+        "--limit-per-address",
+        type=positive_int,
+        default=LIMIT_PER_ADDRESS,
+        metavar="N",
+        help="open connections per worker from one address; more are answered 503 and closed at once "
+        "(default %(default)s; behind a proxy, set it to --limit-concurrency)",
     )
     limits.add_argument(
         "--h11-max-incomplete-event-size",
@@ -197,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         timeout_header=args.timeout_header,
         timeout_body=args.timeout_body,
         limit_concurrency=args.limit_concurrency,
+        limit_per_address=args.limit_per_address,
         h11_max_incomplete_event_size=args.h11_max_incomplete_event_size,
     )
     return 0

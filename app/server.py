@@ -16,6 +16,7 @@ import json
 import logging
 import sys
 import time
+from collections import Counter
 from http import HTTPStatus
 from typing import Any
 
@@ -38,6 +39,10 @@ TIMEOUT_BODY = 10.0  # a request body may go this long without a byte before the
 # alike. 128 is twice the 64 concurrent clients that bench/load.py serves without an error, and far below the
 # usual 1,024 descriptors a process may open.
 LIMIT_CONCURRENCY = 128
+# Open connections from one address, per worker: a quarter of the cap, so that one reader's misbehaving client
+# (slow heads reopened as they are cut, idle keep-alives) cannot take every place. Behind a proxy every
+# connection comes from the proxy's address: compose.yaml lifts this to the whole cap there.
+LIMIT_PER_ADDRESS = 32
 # How much of an unfinished request head (request line and headers) a connection may buffer; past it, h11
 # answers 400. A whole head that arrives in one read is parsed whatever its size, so this bounds the memory a
 # slow head can hold more than the size of every head. 16 KB is h11's own default.
@@ -72,7 +77,8 @@ class RefusalLog:
     refusal is logged at once and the rest are counted and logged together when the interval ends.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, message: str) -> None:
+        self.message = message  # with %d for the count and %d for the limit
         self.count = 0
         self.timer: asyncio.TimerHandle | None = None
 
@@ -85,16 +91,17 @@ class RefusalLog:
         if self.count == 0:  # a quiet interval: the next refusal is logged at once again
             self.timer = None
             return
-        logger.warning(
-            "Refused %d connection(s): this worker already holds its limit of %d (--limit-concurrency)",
-            self.count,
-            limit,
-        )
+        logger.warning(self.message, self.count, limit)
         self.count = 0
         self.timer = loop.call_later(REFUSAL_LOG_INTERVAL, self.report, loop, limit)
 
 
-refusals = RefusalLog()  # one per process, as a worker's connections are
+# one of each per process, as a worker's connections are
+refusals = RefusalLog(
+    "Refused %d connection(s): this worker already holds its limit of %d (--limit-concurrency)"
+)
+crowded = RefusalLog("Refused %d connection(s) from an address that holds %d already (--limit-per-address)")
+ADDRESSES: Counter[str] = Counter()  # this worker's open connections by the peer's address
 
 
 class ClockedFlow(FlowControl):
@@ -138,6 +145,8 @@ class LimitedH11Protocol(H11Protocol):
         self.connection_cap = self.limit_concurrency
         if self.connection_cap is not None:
             self.limit_concurrency = self.connection_cap + 1
+        self.per_address: int = getattr(config, "limit_per_address", LIMIT_PER_ADDRESS)
+        self.address: str | None = None  # the peer's, once the connection is admitted
         self.timeout_header: float = getattr(config, "timeout_header", TIMEOUT_HEADER)
         self.timeout_body: float = getattr(config, "timeout_body", TIMEOUT_BODY)
         self.header_timer: asyncio.TimerHandle | None = None
@@ -154,12 +163,31 @@ class LimitedH11Protocol(H11Protocol):
             self.give_up(503, detail)
             refusals.refused(self.loop, limit)
             return
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else None
+        if address is not None and ADDRESSES[address] >= self.per_address:
+            self.transport = transport
+            detail = (
+                f"your address holds {self.per_address} connections to this server already, the most one "
+                "may: close one, or try again shortly"
+            )
+            self.give_up(503, detail)
+            crowded.refused(self.loop, self.per_address)
+            return
+        if address is not None:
+            self.address = address
+            ADDRESSES[address] += 1
         super().connection_made(transport)
         self.flow = ClockedFlow(transport)
         self.last_read = time.monotonic()
         self.header_timer = self.loop.call_later(self.timeout_header, self.head_timed_out)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.address is not None:
+            ADDRESSES[self.address] -= 1
+            if not ADDRESSES[self.address]:
+                del ADDRESSES[self.address]
+            self.address = None
         self.stop_clocks()
         super().connection_lost(exc)
 
@@ -240,11 +268,13 @@ class ServerConfig(uvicorn.Config):
         *,
         timeout_header: float = TIMEOUT_HEADER,
         timeout_body: float = TIMEOUT_BODY,
+        limit_per_address: int = LIMIT_PER_ADDRESS,
         **kwargs: Any,
     ) -> None:
         super().__init__(app, **kwargs)
         self.timeout_header = timeout_header
         self.timeout_body = timeout_body
+        self.limit_per_address = limit_per_address
 
 
 def serve(
@@ -256,6 +286,7 @@ def serve(
     timeout_header: float = TIMEOUT_HEADER,
     timeout_body: float = TIMEOUT_BODY,
     limit_concurrency: int = LIMIT_CONCURRENCY,
+    limit_per_address: int = LIMIT_PER_ADDRESS,
     h11_max_incomplete_event_size: int = H11_MAX_INCOMPLETE_EVENT_SIZE,
 ) -> None:
     """Serve the explorable until interrupted: what ``uvicorn.run`` does, with the limited protocol and every
@@ -273,6 +304,7 @@ def serve(
         h11_max_incomplete_event_size=h11_max_incomplete_event_size,
         timeout_header=timeout_header,
         timeout_body=timeout_body,
+        limit_per_address=limit_per_address,
     )
     server = uvicorn.Server(config)
     try:

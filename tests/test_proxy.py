@@ -32,7 +32,13 @@ from app.config import get_settings
 from app.limits import JSON_BODY_BYTES, JSON_TOO_LARGE
 from app.middleware import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 from app.multipart import ENVELOPE_BYTES, too_large
-from app.server import H11_MAX_INCOMPLETE_EVENT_SIZE, TIMEOUT_BODY, TIMEOUT_HEADER, TIMEOUT_KEEP_ALIVE
+from app.server import (
+    H11_MAX_INCOMPLETE_EVENT_SIZE,
+    LIMIT_CONCURRENCY,
+    TIMEOUT_BODY,
+    TIMEOUT_HEADER,
+    TIMEOUT_KEEP_ALIVE,
+)
 from tests.optional import missing
 from tests.serving import Served, free_port, healthy, served, stop
 from tests.test_container import only
@@ -131,6 +137,15 @@ def test_compose_runs_the_app_unpublished_on_the_dockerfiles_port_behind_the_pro
     assert proxy["depends_on"] == {"app": {"condition": "service_healthy"}} and only("HEALTHCHECK")
     image, _, tag = proxy["image"].partition(":")
     assert image == "nginx" and re.fullmatch(r"\d+\.\d+(\.\d+)?", tag), proxy["image"]
+
+
+def test_behind_the_proxy_the_app_runs_the_dockerfiles_command_with_no_cap_per_address() -> None:
+    """Every connection reaches the app from nginx's one address, so its cap per address is its whole cap;
+    otherwise the dockerfile's command, unchanged."""
+    command = compose()["services"]["app"]["command"]
+    (dockerfile,) = only("CMD")
+    at = command.index("--limit-per-address")
+    assert command[:at] == json.loads(dockerfile) and command[at + 1 :] == [str(LIMIT_CONCURRENCY)]
 
 
 def test_the_proxys_limits_are_the_apps() -> None:

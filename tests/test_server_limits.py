@@ -13,6 +13,7 @@ import pickle
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,6 +81,10 @@ def test_the_limits_have_sane_defaults() -> None:
     args = build_parser().parse_args([])
     assert (args.timeout_keep_alive, args.timeout_header, args.timeout_body) == (5, 10, 10)
     assert (args.limit_concurrency, args.h11_max_incomplete_event_size) == (128, 16384)
+    assert args.limit_per_address == 32
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for flag in ("limit_concurrency", "limit_per_address", "h11_max_incomplete_event_size"):
+        assert f"`--{flag.replace('_', '-')} " in readme and f"` ({getattr(args, flag)})" in readme, flag
 
 
 @pytest.mark.parametrize(
@@ -90,6 +95,7 @@ def test_the_limits_have_sane_defaults() -> None:
         ("--timeout-body", "nan"),
         ("--timeout-header", "inf"),
         ("--limit-concurrency", "0"),
+        ("--limit-per-address", "0"),
         ("--h11-max-incomplete-event-size", "-5"),
     ],
 )
@@ -102,9 +108,12 @@ def test_a_limit_must_be_positive(flag: str, value: str, capsys: pytest.CaptureF
 
 def test_the_limits_travel_with_the_config_to_worker_processes() -> None:
     """--workers N starts each worker from a pickled copy of the config: the clocks must survive it."""
-    config = ServerConfig(APP, factory=True, http=LimitedH11Protocol, timeout_header=3, timeout_body=4)
+    config = ServerConfig(
+        APP, factory=True, http=LimitedH11Protocol, timeout_header=3, timeout_body=4, limit_per_address=5
+    )
     copy = pickle.loads(pickle.dumps(config))
     assert (copy.timeout_header, copy.timeout_body, copy.http) == (3, 4, LimitedH11Protocol)
+    assert copy.limit_per_address == 5
 
 
 def test_a_head_trickled_a_byte_at_a_time_is_cut_off_with_a_408(server: Served) -> None:
@@ -225,6 +234,32 @@ def test_every_connection_up_to_the_cap_is_served_with_the_apps_headers(server: 
         for sock in held:
             sock.close()
     assert "Exceeded concurrency limit" not in server.log()
+
+
+def test_one_address_holds_at_most_its_share_of_connections() -> None:
+    """One client opening connections (slow heads reopened as they are cut, idle keep-alives) once took all
+    128 places of the app run without nginx; now an address holds at most --limit-per-address."""
+    share = 3
+    with served("--limit-per-address", str(share), "--limit-concurrency", str(CAP)) as server:
+        held = [connect(server) for _ in range(share)]
+        try:
+            with connect(server) as sock:
+                status, headers, body = parse(read_until_closed(sock, within=SLACK * HEADER))
+            assert (status, headers["connection"]) == (503, "close")
+            assert body == {
+                "detail": f"your address holds {share} connections to this server already, the most one may: "
+                "close one, or try again shortly"
+            }
+            held.pop().close()
+            deadline = time.monotonic() + SLACK * HEADER
+            while not healthy(server.url):  # the place is free again once the server has seen it close
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        finally:
+            for sock in held:
+                sock.close()
+        logged = f"Refused 1 connection(s) from an address that holds {share} already (--limit-per-address)"
+        assert logged in server.log()
 
 
 def test_file_descriptors_stay_bounded_under_hundreds_of_idle_connections(server: Served) -> None:
