@@ -173,7 +173,13 @@ def test_the_proxys_limits_are_the_apps() -> None:
     # The 413's words are the app's own.
     assert f'/api/diagnose "{too_large(limit).detail}";' in template
     assert f'default "{JSON_TOO_LARGE}";' in template
-    assert directive("limit_conn", template) == [f"explorable_conn {PER_CLIENT}"]
+    per_client, in_all = directive("limit_conn", template)
+    assert per_client == f"explorable_conn {PER_CLIENT}"
+    # nginx's connections to the app, busy and idle, stay within what the app admits
+    (idle,) = directive("keepalive", upstream.group(1))
+    assert in_all.split()[0] == "explorable_all" and int(in_all.split()[1]) + int(idle) <= LIMIT_CONCURRENCY
+    # an upload is streamed to the app, which bounds its pace, rather than held on nginx's disk
+    assert directive("proxy_request_buffering", upload.group(1)) == ["off"]
 
 
 # The configuration, run by Debian's nginx in front of the real app.
