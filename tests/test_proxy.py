@@ -417,3 +417,14 @@ def test_a_slow_header_client_is_cut_off_by_the_proxy(proxy: Proxy) -> None:
     assert proxy.slow_client.received == b""  # nginx drops such a client without an answer
     log = proxy.error_log.read_text().splitlines()
     assert any("client timed out" in line and "reading client request headers" in line for line in log)
+
+
+def test_the_readme_gives_the_proxys_limit_in_all_as_the_template_has_it() -> None:
+    template = TEMPLATE.read_text()
+    upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
+    assert upstream is not None
+    (idle,) = directive("keepalive", upstream.group(1))
+    in_all = directive("limit_conn", template)[1].split()[1]
+    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
+    assert f"a limit in all ({in_all} requests, so that with the {idle} idle connections" in readme
+    assert f"nginx never needs more than the app's {LIMIT_CONCURRENCY})" in readme
