@@ -202,7 +202,7 @@ def test_requests_arriving_before_a_model_is_loaded_share_one_load() -> None:
         models: list[object] = []
 
         async def one() -> None:
-            models.append(await loaded(get_model))
+            models.append(await loaded(get_model, "model"))
 
         async with anyio.create_task_group() as group:
             for _ in range(6):
