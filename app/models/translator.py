@@ -52,7 +52,7 @@ from app.core.attention import (
     split_heads,
 )
 from app.core.layers import EPS, SELF_ATTENTION_BLOCK, feed_forward, layer_norm
-from app.models.close_words import CloseWords
+from app.models.suggest import Suggestions
 from app.refusal import Refusal, UnknownWords
 
 FloatArray = NDArray[np.float64]
@@ -161,7 +161,7 @@ class Translator:
         self.source_index = {w: k for k, w in enumerate(source_vocabulary)}
         self.target_index = {w: k for k, w in enumerate(target_vocabulary)}
         self.words = sorted(w for w in source_vocabulary if w not in SPECIALS)
-        self.close_words = CloseWords(self.words)
+        self.suggestions = Suggestions(self.words)
         self.fast = FastDecoder(self)
         # What the server answers with: the same decoding in float32, the precision the network was trained
         # in, at about half the time in a batch (tests/models/test_translator_fast.py bounds the difference).
@@ -184,12 +184,15 @@ class Translator:
 
     def unknown_words(self, words: list[str]) -> UnknownWords | None:
         """UnknownWords naming the words outside the vocabulary, once each and in order, the first
-        SUGGESTED_AT_MOST each with up to three close known words (app/models/close_words.py); None when
-        every word is known."""
+        SUGGESTED_AT_MOST each with up to three known words that fit where it stands (app/models/suggest.py:
+        by meaning for a real word, by spelling for a typo); None when every word is known."""
         unknown = self.unknown(words)
         if not unknown:
             return None
-        suggestions = {w: list(self.close_words.find(w)) for w in unknown[:SUGGESTED_AT_MOST]}
+        before = {}
+        for k, w in enumerate(words):
+            before.setdefault(w, words[k - 1] if k else "")
+        suggestions = {w: list(self.suggestions.find(w, before[w])) for w in unknown[:SUGGESTED_AT_MOST]}
         return UnknownWords(unknown, VOCABULARY, suggestions, listed=True)
 
     def check(self, words: list[str]) -> None:

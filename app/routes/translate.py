@@ -45,9 +45,10 @@ class TranslateRefusal(ErrorAnswer):
     )
     suggestions: dict[str, list[str]] | None = Field(
         default=None,
-        description="for each unknown word, up to three close words of the vocabulary, the closest first "
-        f"(edit distance; possibly none); looked for only for the first {SUGGESTED_AT_MOST} unknown words, "
-        "the others map to none",
+        description="for each unknown word, up to three words of the vocabulary that fit where it stands: "
+        "for an English word, its other forms and words of its field; for a typo, words spelt alike "
+        f"(possibly none); looked for only for the first {SUGGESTED_AT_MOST} unknown words, the others map "
+        "to none",
     )
     max_words: int | None = Field(
         default=None, description="the longest sentence (in words) the translator was trained on"
