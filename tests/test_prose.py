@@ -185,3 +185,11 @@ def test_the_readme_gives_the_uploads_pace_and_parts() -> None:
     text = re.sub(r"\s+", " ", README)
     assert f"An upload must average {MIN_RATE // 1024} KB/s once {RATE_GRACE:g} s have passed" in text
     assert f"hold at most {MAX_PARTS} multipart parts" in text
+
+
+def test_the_readme_gives_the_row_sum_tolerances() -> None:
+    from app.core.diagnostics import ROW_SUM_TOLERANCE
+
+    assert (
+        f"(by more than {ROW_SUM_TOLERANCE:g}, or twice what rounding to float16 or bfloat16 can do" in README
+    )

@@ -76,7 +76,11 @@ MAX_HEADS_PER_LAYER = 256
 MAX_HEADS = 8192  # layers × heads
 # An answer lists every head up to this many; past it only the heads that are not causal, at most this many.
 LISTED_HEADS = 1024
-ROW_SUM_TOLERANCE = 1e-3
+ROW_SUM_TOLERANCE = 1e-3  # how far from 1 a row may sum, at least: more where the dtype rounds coarser
+# The relative rounding error of one weight (the unit roundoff) by how the weights came: a row of weights
+# each rounded so sums within about that of 1, so a row may miss 1 by twice it (and by ROW_SUM_TOLERANCE at
+# least). bfloat16 has no numpy dtype: its exports arrive as float32 whose low 16 bits are all 0.
+UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53}
 EQUAL_RTOL = 1e-6
 # A leak whose every future weight is below this is "faint": the mask is there, but too weak for the scores.
 FAINT = 1e-3
@@ -515,23 +519,35 @@ def _refuse_values(w: FloatArray, first: int, h: int) -> None:
         raise MatrixError(f"{where(k, i, j)} is {w[k, i, j]:.6g}: attention weights cannot be negative")
 
 
-def judge_block(w: FloatArray, first: int, h: int) -> BlockFigures:
+def row_sum_tolerance(block: NDArray[np.generic]) -> float:
+    """How far from 1 a row of ``block`` may sum: ROW_SUM_TOLERANCE, or twice the unit roundoff of the
+    precision its weights were rounded to (UNIT_ROUNDOFF), whichever is larger."""
+    name = block.dtype.name
+    if name == "float32" and block.size and not (np.ascontiguousarray(block).view(np.uint32) & 0xFFFF).any():
+        name = "bfloat16"  # every weight on bfloat16's grid: a bfloat16 model's weights, widened
+    return max(ROW_SUM_TOLERANCE, 2 * UNIT_ROUNDOFF.get(name, 0.0))
+
+
+def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TOLERANCE) -> BlockFigures:
     """The figures and signature of each head of ``w``, a block of k heads (k, n, n) in float64, which this
     overwrites (its NaN rows become 0). ``first`` is the flat (layer · h + head) index of its first head.
 
     Rows: a row entirely NaN (a fully masked row under -inf) is counted in nan_rows and a row entirely 0
     (padding under a safe softmax) in empty_rows; both are then left out ("valid" rows are the others). A
     MatrixError names the first weight that is NaN in a row that also holds numbers, infinite or negative,
-    then the first valid row summing to more than 1 + ROW_SUM_TOLERANCE: such numbers are not attention
-    weights. A valid row summing to less than 1 is a finding (after_softmax), not an error.
+    then the first valid row summing to more than 1 + ``tolerance``: such numbers are not attention
+    weights. A valid row summing to less than 1 is a finding (after_softmax), not an error. ``tolerance`` is
+    the block's row_sum_tolerance: ROW_SUM_TOLERANCE, more for weights rounded to float16 or bfloat16.
 
     The signatures, tried in the order of SIGNATURES; a head gets the first that fits (the future is j > i,
     the past j < i, "leaks" means some future weight is positive):
 
-    - hides_self: on every valid row i ≥ 1 the diagonal is exactly 0 and nothing is above it, and there is
-      at least one such row. triu(ones, diagonal=0) hides each word from itself, which leaves row 0 with
-      nothing to see: NaN under -inf, and under a finite mask value uniform over every key, a leak confined
-      to row 0. It is tried first so that this form is named too (it leaks, so its verdict is "leaks").
+    - hides_self: on every valid row i ≥ 1 the diagonal is exactly 0 and nothing is above it, there is at
+      least one such row, and row 0 shows it: triu(ones, diagonal=0) hides each word from itself, which
+      leaves row 0 with nothing to see, NaN under -inf and under a finite mask value uniform over every key,
+      a leak confined to row 0. It is tried first so that this form is named too (it leaks, so its verdict
+      is "leaks"). A correct head whose rows i ≥ 1 all look elsewhere (an attention sink on token 0, or a
+      previous-token head whose self-weights round to 0 in float16) keeps its row 0 on token 0: causal.
     - next_word: leaks only on j = i + 1 (triu(ones, diagonal=2) leaves the next word visible); n ≥ 3, as
       with n = 2 the next word is the whole future. A head that reads only the next word, and nothing
       behind it, is next_word rather than transposed: the more particular of the two.
@@ -546,7 +562,7 @@ def judge_block(w: FloatArray, first: int, h: int) -> BlockFigures:
       as +1, or a 1-for-keep mask added raw): from weights alone it cannot be told from no mask at all,
       because any matrix of positive rows W is softmax(log W), the weights of an unmasked head whose
       scores happen to be log W. Adding 1 to some scores only makes other scores of the same kind.
-    - after_softmax: no leak, and some valid row sums to less than 1 - ROW_SUM_TOLERANCE (the future was
+    - after_softmax: no leak, and some valid row sums to less than 1 - ``tolerance`` (the future was
       zeroed after the softmax and the rows not renormalised; the last row, with no future, sums to 1).
     - nan_rows: no leak, and some rows are entirely NaN.
     - causal: none of these. A padded batch done right (zero rows for padding, zero columns for padded
@@ -562,7 +578,7 @@ def judge_block(w: FloatArray, first: int, h: int) -> BlockFigures:
     empty = (sums == 0.0) & ~rows_nan  # weights are ≥ 0, so a row summing to 0 is all 0
     valid = ~(empty | rows_nan)
     valid_count = valid.sum(axis=-1)  # (k,)
-    over = valid & (sums > 1.0 + ROW_SUM_TOLERANCE)
+    over = valid & (sums > 1.0 + tolerance)
     if over.any():
         head, i = _first(over)
         raise MatrixError(
@@ -586,7 +602,13 @@ def judge_block(w: FloatArray, first: int, h: int) -> BlockFigures:
     leaks = max_future > 0.0
     diagonal = np.diagonal(w, axis1=-2, axis2=-1)  # (k, n), a view
     later = valid[:, 1:].any(axis=-1)  # some valid row i ≥ 1
-    hides_self = later & np.all(diagonal[:, 1:] == 0.0, axis=-1) & np.all(future_row[:, 1:] == 0.0, axis=-1)
+    first_row_hidden = rows_nan[:, 0] | (future_row[:, 0] > 0.0)  # row 0 NaN, or spread over the future
+    hides_self = (
+        later
+        & first_row_hidden
+        & np.all(diagonal[:, 1:] == 0.0, axis=-1)
+        & np.all(future_row[:, 1:] == 0.0, axis=-1)
+    )
     conditions = [hides_self]
     if leaks.any():
         past = np.tril(np.ones((n, n), dtype=np.bool_), k=-1)
@@ -602,7 +624,7 @@ def judge_block(w: FloatArray, first: int, h: int) -> BlockFigures:
         ]
     else:
         conditions += [np.zeros(k, dtype=np.bool_)] * 5
-    short = valid & (sums < 1.0 - ROW_SUM_TOLERANCE)
+    short = valid & (sums < 1.0 - tolerance)
     conditions += [short.any(axis=-1), rows_nan.any(axis=-1)]  # after_softmax, nan_rows
     codes = np.select(conditions, range(len(conditions)), default=CODE["causal"]).astype(np.uint8)
     return BlockFigures(
@@ -660,7 +682,7 @@ def diagnose_blocks(shape: tuple[int, ...], blocks: Iterable[NDArray[np.generic]
             part = block[start : start + len(work)]
             w = work[: len(part)]
             w[...] = part
-            judged = judge_block(w, done, h)
+            judged = judge_block(w, done, h, row_sum_tolerance(part))
             for name, values in figures.items():
                 values[done : done + len(part)] = getattr(judged, name)
             done += len(part)

@@ -428,3 +428,59 @@ def test_the_layer_counts_equal_a_plain_loop_over_the_heads(lead: tuple[int, ...
     assert counts == by_layer_reference(result)
     assert sum(r.heads for r in result.by_layer()) == result.head_count
     assert all(r.leaking == r.zero_fill + r.unmasked and r.broken == 0 for r in result.by_layer())
+
+
+def _bfloat16(weights: np.ndarray) -> np.ndarray:
+    """float32 weights rounded to the nearest bfloat16 (ties to even), as a bfloat16 model returns them and
+    an export widens them: the low 16 bits of every float32 are 0."""
+    bits = weights.astype(np.float32).view(np.uint32)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def _sink(n: int) -> np.ndarray:
+    """A correct causal head with an attention sink: every row on token 0 but for a sliver on itself."""
+    scores = np.where(causal_mask(n), -np.inf, np.eye(n) * -20.0)
+    scores[:, 0] = 0.0
+    scores[0, 0] = 0.0
+    return softmax(scores)
+
+
+def _previous_token(n: int) -> np.ndarray:
+    """A correct, sharp previous-token head: row i ≥ 1 on i - 1; row 0 on itself."""
+    scores = np.where(causal_mask(n), -np.inf, -30.0)
+    scores[np.arange(1, n), np.arange(n - 1)] = 0.0
+    scores[0, 0] = 0.0
+    return softmax(scores)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16, "bfloat16"])
+@pytest.mark.parametrize("make", [_sink, _previous_token])
+def test_correct_causal_heads_pass_in_every_dtype(make, dtype) -> None:  # noqa: ANN001
+    """Once false alarms: an attention sink and a sharp previous-token head in float16 (self-weights near
+    2e-9 round to 0) were called hides_self, "broken", and bfloat16 exports were refused (a row summing to
+    1.00105) or called after_softmax (rows of 0.99854). Row 0 on itself shows no word was hidden from
+    itself, and a row may miss 1 by twice what the weights' precision rounds."""
+    weights = np.stack([make(24), _sink(24), _previous_token(24)])
+    widened = _bfloat16(weights) if dtype == "bfloat16" else weights.astype(dtype)
+    found = diagnose(widened)
+    assert found.verdict == "causal", found.signature_counts()
+
+
+def test_hiding_each_word_from_itself_is_still_found_in_every_dtype() -> None:
+    n = 8
+    hidden = softmax(np.where(np.triu(np.ones((n, n), dtype=bool)), -np.inf, 0.0))  # row 0 NaN
+    leaky = softmax(np.where(np.triu(np.ones((n, n), dtype=bool)), -1e9, 0.0))  # row 0 uniform
+    for weights in (hidden, leaky):
+        for widened in (weights, weights.astype(np.float16), _bfloat16(weights)):
+            assert diagnose(widened).signatures[0, 0] == "hides_self"
+
+
+def test_a_row_short_of_1_by_more_than_rounding_is_still_after_softmax() -> None:
+    n = 8
+    cut = np.tril(np.ones((n, n))) / n  # the future zeroed after a uniform softmax: row i sums to (i+1)/n
+    assert diagnose(cut).signatures[0, 0] == "after_softmax"
+    assert diagnose(_bfloat16(cut)).signatures[0, 0] == "after_softmax"
+    near = _sink(8)
+    near[1:] *= 0.997  # 0.3% short: past float32's tolerance, within bfloat16's rounding only
+    assert diagnose(near.astype(np.float32)).signatures[0, 0] == "after_softmax"
