@@ -156,3 +156,27 @@ def test_the_mask_lab_table_shows_the_future_weights(watched_page) -> None:
     # −∞: the strict upper triangle is exactly zero (the start token's row: all 6 words after it).
     first_row = table.locator("tbody tr").first.locator("td").all_text_contents()
     assert first_row[1:] == ["0.000"] * 6
+
+
+def test_a_row_the_mask_leaves_empty_is_exported_as_nan_not_minus_infinity(watched_page) -> None:
+    """Figure 6 under "hides itself": row 0 has nothing to attend to, NaN weights (null in the answer). The
+    CSV once wrote them as -inf, which is what a masked score is, not a weight."""
+    from tests.browser.test_mask_lab import open_mask_lab, radio
+
+    page, _ = watched_page
+    figure = open_mask_lab(page)
+    radio(figure, "off by one: hides itself").check()
+    expect(figure).not_to_have_attribute("aria-busy", "true", timeout=15_000)
+    page.wait_for_timeout(300)
+    text = download(page, figure.get_by_role("button", name="Export data as CSV")).read_text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    first = rows[0]["row"]
+    values = {r["value"] for r in rows if r["row"] == first}
+    assert values == {"NaN"}, values
+    assert "-inf" not in text
+    summary = figure.get_by_text("Show the numbers as a table")
+    summary.focus()
+    page.keyboard.press("Enter")
+    first_row = figure.locator("table.figure-numbers__table").first.locator("tbody tr").first
+    row_length = sum(r["row"] == first for r in rows) // 4  # the CSV holds the row once for each of 4 maps
+    expect(first_row.locator("td")).to_have_text(["NaN"] * row_length)

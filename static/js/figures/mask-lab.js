@@ -729,6 +729,7 @@ export function start(figure, pageData) {
         rows: d.tokens,
         columns: d.tokens,
         values,
+        missing: "NaN", // a row the mask left with nothing to attend to
       })),
     );
     const note =

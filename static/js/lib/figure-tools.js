@@ -155,12 +155,17 @@ export function figureData(figure, name) {
 
 // A spreadsheet opening the CSV runs a cell that starts with = + - @ (or a tab or carriage return) as a
 // formula. Labels can be the reader's own text (the head lab's token names), so a text cell that starts so
-// gets a leading apostrophe, which spreadsheets read as "this is text". Numbers, and -inf (our marker for a
-// masked score), are ours and never touched: -0.5 stays a number.
+// gets a leading apostrophe, which spreadsheets read as "this is text". Numbers, and the markers for a
+// missing number, are ours and never touched: -0.5 stays a number.
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-const csvCell = (value) => {
-  let text = value === null || value === undefined ? "-inf" : String(value);
+// What a null in a matrix stands for. JSON has neither −∞ nor NaN, so the answers send null for both: a
+// masked score is −∞, and a matrix of weights says `missing: "NaN"`, for a row that a mask left with
+// nothing to attend to. The CSV writes -inf or NaN, the tables −∞ or NaN.
+const MISSING = { "-inf": { csv: "-inf", table: "−∞" }, NaN: { csv: "NaN", table: "NaN" } };
+
+const csvCell = (value, missing = "-inf") => {
+  let text = value === null || value === undefined ? MISSING[missing].csv : String(value);
   if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
@@ -173,16 +178,17 @@ export function dataCsv(data) {
       row.forEach((value, j) => {
         const rowName = m.rows?.[i] ?? String(i + 1);
         const colName = m.columns?.[j] ?? String(j + 1);
-        lines.push([m.name, rowName, colName, value].map(csvCell).join(","));
+        const cells = [csvCell(m.name), csvCell(rowName), csvCell(colName), csvCell(value, m.missing)];
+        lines.push(cells.join(","));
       }),
     );
   }
   return `${lines.join("\n")}\n`;
 }
 
-/** A number as the tables show it: counts whole (`whole`), others to three decimals, null as −∞. */
-function cellText(value, whole) {
-  if (value === null || value === undefined) return "−∞";
+/** A number as the tables show it: counts whole (`whole`), others to three decimals, null as MISSING says. */
+function cellText(value, whole, missing = "-inf") {
+  if (value === null || value === undefined) return MISSING[missing].table;
   if (typeof value !== "number") return String(value);
   if (whole) return value.toLocaleString("en");
   return value.toFixed(3).replace("-", "−");
@@ -210,7 +216,7 @@ function numbersTable(m) {
     th.scope = "row";
     th.textContent = m.rows?.[i] ?? String(i + 1);
     tr.appendChild(th);
-    for (const value of row) tr.insertCell().textContent = cellText(value, whole);
+    for (const value of row) tr.insertCell().textContent = cellText(value, whole, m.missing);
   });
   return table;
 }

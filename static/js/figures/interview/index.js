@@ -310,6 +310,7 @@ export function start(figure, pageData) {
             rows: answer.tokens,
             columns: answer.tokens,
             values: w,
+            missing: "NaN", // a row the mask left with nothing to attend to
           }),
         ),
       );
