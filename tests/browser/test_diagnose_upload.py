@@ -119,6 +119,17 @@ def bert_base_export(path: Path) -> np.ndarray:
     return leak
 
 
+def test_one_layer_is_named_in_the_singular(watched_page, tmp_path: Path) -> None:
+    """An [h, n, n] file is one layer: the grid once said "1 layers × 2 heads"."""
+    page, _ = watched_page
+    figure, region = open_diagnosis(page)
+    np.save(tmp_path / "one-layer.npy", causal_weights(2, 5))
+    upload(figure, tmp_path / "one-layer.npy")
+    expect(region.locator(".upload-grid__title")).to_have_text("Every head: 1 layer × 2 heads")
+    grid = region.get_by_role("group", name=re.compile("^Every head's fingerprint, 1 layer by 2 heads"))
+    expect(grid.locator(".upload-cell")).to_have_count(2)
+
+
 def test_a_bert_base_sized_export_and_2048_heads_are_diagnosed_and_gridded(watched_page, tmp_path: Path):
     page, _ = watched_page
     figure, region = open_diagnosis(page)

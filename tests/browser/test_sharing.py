@@ -55,6 +55,10 @@ def test_stepping_key_value_heads_down_groups_the_query_heads_and_says_what_it_s
     expect(figure.get_by_role("group", name="K/V 1: read by heads 1–12")).to_be_visible()
     expect(text).to_contain_text("Multi-query attention")
 
+    kv.get_by_role("radio", name="12", exact=True).check()  # no sharing: nothing to compare the cache with
+    expect(text).to_contain_text("cache 96 numbers per token per layer, as every head keeps its own")
+    expect(text).not_to_contain_text("instead of")
+
 
 def test_the_record_panel_states_the_stored_losses_and_scores_at_the_chosen_query_heads(watched_page) -> None:
     page, _ = watched_page

@@ -202,8 +202,10 @@ export class Sharing extends Widget {
       `${g} key/value ${g === 1 ? "head" : "heads"}. ${share}. ` +
       `W_K and W_V are ${d} × ${g * cost.dk} (${cost.wk.toLocaleString("en")} weights each, against ` +
       `${full.wk.toLocaleString("en")} without sharing); W_Q and W_O stay ${d} × ${d}. A decoder would cache ` +
-      `${cost.cachePerToken} numbers per token per layer instead of ${cost.mhaCachePerToken}` +
-      `${g === h ? "" : ` (${(cost.mhaCachePerToken / cost.cachePerToken).toFixed(0)}× less)`}.`;
+      `${cost.cachePerToken} numbers per token per layer` +
+      (g === h
+        ? ", as every head keeps its own keys and values."
+        : ` instead of ${cost.mhaCachePerToken} (${(cost.mhaCachePerToken / cost.cachePerToken).toFixed(0)}× less).`);
   }
 
   /** The stored record at h: training loss and the best held-out score per relation, by key/value heads. */

@@ -16,6 +16,9 @@ import { readHead } from "../../lib/npy.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
 import { grouped, pct } from "./names.js";
 
+/** "1 layer", "12 layers": a count and its noun, grouped in thousands. */
+const counted = (n, noun) => `${grouped(n)} ${n === 1 ? noun : `${noun}s`}`;
+
 /** Every fingerprint the server names: a one-letter mark for the grid, and what it means. */
 export const SIGNATURES = {
   causal: { mark: "", text: "nothing above the diagonal" },
@@ -178,7 +181,7 @@ class UploadView {
     clear(part);
     const { grid } = this.answer;
     const [L, H] = [this.layers, this.heads];
-    part.appendChild(element("h4", "upload-grid__title", `Every head: ${grouped(L)} layers × ${grouped(H)} heads`));
+    part.appendChild(element("h4", "upload-grid__title", `Every head: ${counted(L, "layer")} × ${counted(H, "head")}`));
 
     // The colour choice, as templates/macros.html's `segmented` writes one.
     const controls = element("fieldset", "control upload-grid__controls");
@@ -214,7 +217,7 @@ class UploadView {
       height: top + L * cell + 2,
       role: "group",
       "aria-label":
-        `Every head's fingerprint, ${L} layers by ${H} heads: ` +
+        `Every head's fingerprint, ${counted(L, "layer")} by ${counted(H, "head")}: ` +
         "click a head, or focus here and use the arrow keys; the head is drawn below",
       tabindex: 0,
     });
@@ -291,7 +294,7 @@ class UploadView {
       if (!counts[name]) continue;
       const item = element("li");
       if (mark) item.appendChild(element("b", "upload-grid__legend-mark", mark));
-      item.append(element("code", "", name), ` ${grouped(counts[name])} head${counts[name] === 1 ? "" : "s"}: ${text}`);
+      item.append(element("code", "", name), ` ${counted(counts[name], "head")}: ${text}`);
       list.appendChild(item);
     }
     return list;
