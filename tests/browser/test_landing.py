@@ -9,6 +9,7 @@ leaves its target (top within 40 px of the viewport's top, keyboard focus inside
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -89,12 +90,35 @@ def scrolled(request, browser, server) -> Iterator[dict]:
             "before": before,
             "after": page.evaluate(HEIGHTS),
             "lazy": lazy,
+            "text": page.evaluate("document.querySelector('main').innerText"),
         }
 
 
 def test_loading_and_scrolling_the_article_barely_moves_it(scrolled):
     total = sum(s["value"] for s in scrolled["shifts"])
     assert total <= 0.05, f"{scrolled['width']}: cumulative layout shift {total:.3f}: {scrolled['shifts']}"
+
+
+# Sentences the page computes that once read wrong for the state they described: a comparison of a number
+# with itself ("48 numbers … instead of 48"), a count of one in the plural ("1 layers"), and a sentence that
+# starts in lower case after a joined fragment ("… in bfloat16. your model is …").
+SAME_NUMBER = re.compile(r"(?<![\d.,])(\d[\d,.]*)\b[^.;:()]{0,80}?\binstead of \1(?![\d.,]*\d)")
+ONE_IN_THE_PLURAL = re.compile(
+    r"(?<![\d.,])1 (layers|heads|words|tokens|pieces|rows|sentences|steps|models)\b"
+)
+LOWER_CASE_START = re.compile(r"[a-z0-9)\]][.!?] ([a-z]{2,})\b")  # a one-letter name ("g = h") may start one
+
+
+def test_the_page_says_nothing_that_reads_wrong_for_its_own_state(scrolled):
+    """The whole article as it drew, scanned for the kinds of wrong sentence a reader found."""
+    text = scrolled["text"]
+    for name, pattern in (
+        ("a number compared with itself", SAME_NUMBER),
+        ("a count of one in the plural", ONE_IN_THE_PLURAL),
+        ("a sentence starting in lower case", LOWER_CASE_START),
+    ):
+        found = [text[max(0, m.start() - 60) : m.end() + 20] for m in pattern.finditer(text)]
+        assert not found, f"{scrolled['width']}: {name}: {found}"
 
 
 def test_every_figure_drawing_late_keeps_the_height_it_reserved(scrolled):
