@@ -531,3 +531,16 @@ def test_phone_and_desktop_screenshots(shots) -> None:
     figure.get_by_role("button", name="Tie heads").click()
     expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", "0")
     shots.take(figure.locator(".lab-compare"), "head-lab-desktop-tied")
+
+
+def test_a_pasted_config_that_shares_nothing_opens_its_verdict_with_a_capital(watched_page) -> None:
+    """A pasted multi-head config once read "… in bfloat16. your model is multi-head attention …"."""
+    page, _ = watched_page
+    figure = open_accounting(page)
+    config = figure.get_by_role("textbox", name="config.json")
+    config.fill(
+        '{"hidden_size": 1024, "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 4}'
+    )
+    verdict = figure.locator('[data-part="kv-verdict"]')
+    expect(verdict).to_contain_text(". Your model is ")
+    expect(verdict).not_to_contain_text("your model is")

@@ -4,6 +4,7 @@
 // Below it, the key/value cache of a real model (a preset or a pasted config.json) as MHA, GQA, MQA and MLA,
 // its own kind marked: counted in the browser by lib/kv-cache.js, written here (KvCache).
 
+import { counted as plural } from "../lib/counts.js";
 import {
   CONTEXTS,
   DEFAULT_PRESET,
@@ -31,6 +32,7 @@ const TICK_LABELS = 10; // head counts written under the slider at most (768 has
 
 const divisors = (d) => Array.from({ length: d }, (_, i) => i + 1).filter((h) => d % h === 0);
 const grouped = (x) => x.toLocaleString("en-US");
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
  * The costs of one attention layer of h heads over n tokens (biases left out), as in
@@ -166,7 +168,6 @@ export class Accounting extends Widget {
 
 const YOUR_CONFIG = "config"; // the Model select's value for the reader's own config.json
 const WEIGHT_ROWS = ["w_q", "w_k", "w_v", "w_o"];
-const plural = (n, one, many) => `${grouped(n)} ${n === 1 ? one : many}`;
 
 /**
  * The key/value cache section: a Model select (the presets and "Your config.json"), the config.json textbox,
@@ -239,7 +240,7 @@ export class KvCache extends Widget {
     this.show();
   }
 
-  /** The model's name as the captions say it. */
+  /** The model's name as the captions say it (`capitalised` where it opens a sentence). */
   get modelName() {
     return this.state.model ? PRESETS[this.state.model].label : "your model";
   }
@@ -313,8 +314,8 @@ export class KvCache extends Widget {
     let why;
     if (a.kind === "MHA") {
       why =
-        `${this.modelName} is ${KIND_NAMES.MHA}: every query head keeps its own keys and values, so nothing ` +
-        "is saved.";
+        `${capitalised(this.modelName)} is ${KIND_NAMES.MHA}: every query head keeps its own keys and values, so ` +
+        "nothing is saved.";
     } else if (a.mla) {
       why =
         `its latent of ${grouped(a.mla.kvRank)} and rotary key of ${grouped(a.mla.ropeDim)} a layer stand in for ` +

@@ -10,6 +10,7 @@
 // server's: the weights, the scores the mask acts on, the leak, each row's share of weight on later positions.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
+import { counted as plural } from "../lib/counts.js";
 import { element } from "../lib/dom.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { piecesNote } from "../lib/pieces.js";
@@ -77,7 +78,6 @@ const num = (x, digits = 3) =>
 const quote = (t) => `“${t}”`;
 /** A share (0..1, or null for a NaN row) as a percentage. */
 const pct = (share) => (share === null ? "NaN" : formatPercent(share * 100));
-const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
 const mapName = (l, h) => `layer ${l + 1}, head ${h + 1}`;
 
 /** Set `el`'s text, writing each "e^{x}" as e with a superscript x (built as nodes, never parsed as HTML). */

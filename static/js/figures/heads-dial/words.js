@@ -1,7 +1,7 @@
 // Figure 1's words about what it draws: counts, percentages, and what a screen reader hears on a word or a head.
 
 export const pct = (w) => `${Math.round(w * 100)}%`;
-export const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export { counted as plural } from "../../lib/counts.js";
 
 // A row whose largest weight is within this of 1/n is spread evenly: no word is "looked at most".
 export const EVEN_MARGIN = 0.05;

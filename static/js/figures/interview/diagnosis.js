@@ -10,14 +10,12 @@
 
 import { arcsFit, drawArcs } from "../../lib/arcs.js";
 import { headColour } from "../../lib/colours.js";
+import { counted } from "../../lib/counts.js";
 import { element, segmentedOption } from "../../lib/dom.js";
 import { Heatmap } from "../../lib/heatmap.js";
 import { readHead } from "../../lib/npy.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
 import { grouped, pct } from "./names.js";
-
-/** "1 layer", "12 layers": a count and its noun, grouped in thousands. */
-const counted = (n, noun) => `${grouped(n)} ${n === 1 ? noun : `${noun}s`}`;
 
 /** Every fingerprint the server names: a one-letter mark for the grid, and what it means. */
 export const SIGNATURES = {
