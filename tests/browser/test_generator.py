@@ -563,9 +563,13 @@ def test_phone_width_has_no_horizontal_scroll(phone_page):
     assert sideways_scroll(page) <= 0
     assert_cross_arcs(figure, 4)
 
-    # A longer sentence turns the two rows into two columns; still no sideways scroll.
+    note = figure.locator("[data-part=note]")
+    expect(note).to_contain_text("runs from the French word being written up to an English word")
+    # A longer sentence turns the two rows into two columns; still no sideways scroll, and the note says the
+    # arcs run across, as they are drawn (it once said "up" in both layouts).
     translate_the_longer_sentence(figure)
     assert sideways_scroll(page) <= 0
+    expect(note).to_contain_text("runs from the French word being written across to an English word")
     mode_radio(figure, "self").check()
     french_word(figure, 6).focus()
     assert_self_arcs(figure, 6)

@@ -259,7 +259,7 @@ export class Generator extends Widget {
     const shown = this.focus.index ?? (s >= 1 ? s : null); // the French slot whose attention is drawn
     const focused = this.focus.index !== null;
     this.arcs.render(this.state, shown, focused);
-    this.readout.show(this.drawn, this.state, shown, focused);
+    this.readout.show(this.drawn, this.state, shown, focused, this.arcs.layout?.kind);
     if (this.stale) this.el.translation.textContent = ""; // the cue beside it says why
   }
 }

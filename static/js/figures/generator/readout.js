@@ -33,11 +33,14 @@ export class Readout {
     this.el.selfRow.replaceChildren(...this.selfCells.map((c) => c.li));
   }
 
-  /** Show the view `state` of `data` with French slot `shown` (or null); `focused`: the reader chose it. */
-  show(data, state, shown, focused) {
+  /**
+   * Show the view `state` of `data` with French slot `shown` (or null); `focused`: the reader chose it;
+   * `kind`: the drawing's layout, "rows" (English above the French) or "columns" (side by side, on a phone).
+   */
+  show(data, state, shown, focused, kind = "rows") {
     this.showTranslation(data, state.step);
     this.showNumbers(data, state, shown, focused);
-    this.showNote(data, state, shown, focused);
+    this.showNote(data, state, shown, focused, kind);
   }
 
   showTranslation({ steps, target, translation }, s) {
@@ -75,7 +78,7 @@ export class Readout {
     fill(this.selfCells, attentionRow(data, state, "self", shown));
   }
 
-  showNote(data, state, shown, focused) {
+  showNote(data, state, shown, focused, kind) {
     const { source, target, steps } = data;
     const note = this.el.note;
     if (shown === null) {
@@ -96,8 +99,8 @@ export class Readout {
         `(${weightText(focus.w)}).`;
     const how =
       mode === "cross"
-        ? "Each arc runs from the French word being written up to an English word it reads; the thicker " +
-          "the arc, the more weight."
+        ? `Each arc runs from the French word being written ${kind === "columns" ? "across" : "up"} to an ` +
+          "English word it reads; the thicker the arc, the more weight."
         : "Each arc runs from the French word being written back to a word already there (⟨s⟩ is the " +
           "start token every translation begins from). Nothing reaches forward: the later words do not " +
           "exist yet.";
