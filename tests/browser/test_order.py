@@ -35,7 +35,9 @@ def test_default_view_reverses_dog_bites_man_and_finds_no_difference(watched_pag
     page, _ = watched_page
     figure = open_order(page)
     expect(difference(figure)).to_have_text("0.0")
-    expect(figure.get_by_role("status")).to_contain_text("Max difference after un-permuting: 0.0")
+    expect(figure.get_by_role("status")).to_contain_text(
+        "Largest difference, head by head, after un-permuting: 0.0"
+    )
     expect(figure.get_by_role("status")).to_contain_text("“man bites dog”")
     written, back = panel(figure, "as written"), panel(figure, "shuffled, put back")
     assert (
