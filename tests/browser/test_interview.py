@@ -68,6 +68,11 @@ def test_every_models_loss_curves_are_drawn_and_labelled(watched_page):
         label = chart.locator(f".lm-curves__label[data-model={model['mask']}]")
         expect(label).to_have_text(re.compile(f"^{re.escape(SHORT[model['mask']])} "))
     expect(chart.locator(".lm-curves__line")).to_have_count(2 * len(SHORT))
+    # the lowest curves are drawn last, on top: the off-by-one model's, which the story calls lowest, was
+    # once hidden under the no-mask model's where the two end together
+    drawn = chart.locator(".lm-curves__model").evaluate_all("gs => gs.map((g) => g.dataset.model)")
+    by_loss = sorted(record["models"], key=lambda m: -m["final_validation"])
+    assert drawn == [m["mask"] for m in by_loss]
     expect(chart).to_have_attribute("aria-label", re.compile("−∞.*×0.*off-by-one.*no mask"))
     expect(figure.locator(".lm-model")).to_have_count(len(SHORT))
     expect(figure.locator(".lm-model > .lm-model__title")).to_have_text(

@@ -61,7 +61,9 @@ export function drawCurves(box, text, lm, models) {
   svgText("text", "training step", title, axes);
 
   const labels = [];
-  for (const d of models) {
+  // The lowest curves last, on top: where two end together the one the story calls lowest stays in sight.
+  const drawingOrder = [...models].sort((a, b) => b.final_validation - a.final_validation);
+  for (const d of drawingOrder) {
     const colour = modelColour(d.mask);
     const g = svg("g", { class: "lm-curves__model", "data-model": d.mask, stroke: colour, fill: "none" }, root);
     for (const kind of ["train", "validation"]) {
