@@ -193,3 +193,14 @@ def test_the_readme_gives_the_row_sum_tolerances() -> None:
     assert (
         f"(by more than {ROW_SUM_TOLERANCE:g}, or twice what rounding to float16 or bfloat16 can do" in README
     )
+
+
+def test_the_readme_counts_the_translators_words_without_its_special_tokens() -> None:
+    """The README said 515 and 782, which counted <pad>, <s> and </s> as words."""
+    from app.models.translator import SPECIALS, get_translator
+
+    translator = get_translator().translator
+    english = len([w for w in translator.source_vocabulary if w not in SPECIALS])
+    french = len([w for w in translator.target_vocabulary if w not in SPECIALS])
+    text = re.sub(r"\s+", " ", README)
+    assert f"from {english} English and {french} French word forms" in text
