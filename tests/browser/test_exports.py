@@ -94,6 +94,16 @@ def test_the_exported_data_is_the_live_matrices_as_json_and_csv(watched_page) ->
     assert float(bank_river["value"]) == answer["weights"][0][2][1]
 
 
+def test_an_exported_drawing_does_not_clip_its_labels(watched_page) -> None:
+    """Each drawing in the export is a nested SVG, which clips to its box unless told not to: a label that
+    ran past the box on the page ("row sum" in figure 2) lost its foot in the PNG."""
+    page, _ = watched_page
+    figure = open_heads_dial(page)
+    root = ET.parse(download(page, figure.get_by_role("button", name="Export SVG"))).getroot()
+    nested = root.findall(f"{SVG}svg")
+    assert nested and all(el.get("overflow") == "visible" for el in nested)
+
+
 def test_every_figure_with_a_widget_exports_svg_that_parses(watched_page) -> None:
     """Each figure's drawing (wherever it has one) exports as well-formed XML."""
     page, _ = watched_page

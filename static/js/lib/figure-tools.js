@@ -85,14 +85,34 @@ function inlineStyles(source) {
   return copy;
 }
 
+/**
+ * A drawing's size on the page, grown to take in what it draws past its box: a label may run over its edge
+ * (CSS overflow: visible), and the export keeps it whole ("row sum" lost its foot and its last letter).
+ */
+function drawnExtent(el) {
+  const box = el.getBoundingClientRect();
+  let content = null;
+  try {
+    content = el.getBBox(); // in the drawing's own units
+  } catch {
+    return { width: box.width, height: box.height };
+  }
+  const view = el.viewBox?.baseVal;
+  const scale = view && view.width > 0 ? box.width / view.width : 1;
+  const right = (content.x + content.width - (view?.x ?? 0)) * scale;
+  const bottom = (content.y + content.height - (view?.y ?? 0)) * scale;
+  return { width: Math.max(box.width, right), height: Math.max(box.height, bottom) };
+}
+
 /** One standalone SVG document holding the figure's drawings stacked, on the page's background colour. */
 export function figureSvg(figure) {
   const drawings = mainSvgs(figure);
   if (!drawings.length) return null;
   const gap = 16;
   const boxes = drawings.map((el) => el.getBoundingClientRect());
-  const width = Math.ceil(Math.max(...boxes.map((b) => b.width)));
-  const height = Math.ceil(boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1));
+  const extents = drawings.map(drawnExtent); // what each draws, labels past its box included
+  const width = Math.ceil(Math.max(...extents.map((b) => b.width)));
+  const height = Math.ceil(extents.reduce((sum, b) => sum + b.height, 0) + gap * (extents.length - 1));
   const root = document.createElementNS(SVG_NS, "svg");
   root.setAttribute("xmlns", SVG_NS);
   root.setAttribute("width", String(width));
@@ -113,8 +133,11 @@ export function figureSvg(figure) {
     copy.setAttribute("y", String(Math.round(y)));
     copy.setAttribute("width", String(Math.round(boxes[i].width)));
     copy.setAttribute("height", String(Math.round(boxes[i].height)));
+    // A drawing on the page may let a label run past its box (CSS overflow: visible); a nested SVG clips to
+    // its box unless told not to, which cut the foot of "row sum" in the PNG.
+    copy.setAttribute("overflow", "visible");
     root.appendChild(copy);
-    y += boxes[i].height + gap;
+    y += extents[i].height + gap;
   });
   return { root, width, height };
 }
