@@ -544,3 +544,18 @@ def test_a_pasted_config_that_shares_nothing_opens_its_verdict_with_a_capital(wa
     verdict = figure.locator('[data-part="kv-verdict"]')
     expect(verdict).to_contain_text(". Your model is ")
     expect(verdict).not_to_contain_text("your model is")
+
+
+def test_a_formula_wider_than_a_phone_shows_that_it_scrolls(phone_page) -> None:
+    """Figure 2's first formula is cut at "…, hea" on a phone; it scrolls, and now a shade on the edge it runs
+    on past says so (covers that scroll with the formula hide the shade at an edge it ends at)."""
+    page, _ = phone_page
+    figure = open_accounting(page)
+    wide = figure.locator('math[display="block"]').first
+    sizes = wide.evaluate("(m) => [m.scrollWidth, m.clientWidth]")
+    assert sizes[0] > sizes[1], sizes  # it does run past the column on a phone
+    style = wide.evaluate(
+        "(m) => { const s = getComputedStyle(m); return [s.backgroundImage, s.backgroundAttachment]; }"
+    )
+    assert style[0].count("radial-gradient") == 2 and style[0].count("linear-gradient") == 2, style
+    assert style[1].replace(" ", "") == "local,local,scroll,scroll", style
