@@ -81,9 +81,9 @@ class Suggestions:
         wanted = self._wanted(entry, ing, before)
         if wanted is None:
             return ()
+        rank = {form: k for k, form in enumerate(wanted)}  # the likeliest form first
         forms = self.by_lemma.get((entry.lemma, entry.pos), [])
-        same = [w for w, form in sorted(forms, key=lambda wf: wanted.index(wf[1]) if wf[1] in wanted else 99)]
-        same = [w for w in same if w != word and dict(forms)[w] in wanted]
+        same = [w for _, w in sorted((rank[f], w) for w, f in forms if w != word and f in rank)]
         kin: list[str] = []
         if len(entry.fields) == 1:
             for form in wanted:
@@ -108,7 +108,8 @@ class Suggestions:
         if pos == "noun":
             if before in SINGULAR_DETERMINERS:
                 return [("noun", "", "sg")]
-            if before in PLURAL_DETERMINERS or (lookup(before) is not None and lookup(before).pos == "num"):
+            counter = lookup(before)
+            if before in PLURAL_DETERMINERS or (counter is not None and counter.pos == "num"):
                 return [("noun", "", "pl")]
             return [("noun", "", number)]
         return [(pos, tense, number)]
