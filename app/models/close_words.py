@@ -13,7 +13,8 @@ at most one edit further than the best one, so a clear best guess is not buried 
 
 Most known words are ruled out before any alignment is worked out: by length (each insertion or deletion
 changes it by one), and by counting letters (an edit changes the counts of at most two letters by one each,
-so half the summed difference of the counts is a lower bound on the edits). ``CloseWords`` keeps a
+so half the summed difference of the counts is a lower bound on the edits; and the letters two words have
+in common bound the matching letters of the ratio). ``CloseWords`` keeps a
 vocabulary's letter counts as one array, worked out once, and remembers the answers for words asked before:
 a refusal names what a reader typed, so the same unknown words come again.
 """
@@ -32,18 +33,38 @@ REMEMBERED = 4096  # the answers a CloseWords keeps, for the words most recently
 
 
 def edit_distance(a: str, b: str) -> int:
-    """Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps."""
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], previous2[j - 2] + 1)
-        previous2, previous = previous, row
-    return previous[-1]
+    """Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps, each 1.
+
+    Worked out a column of the alignment table at a time, the column held as bits: bit i of ``vp`` (``vn``)
+    says that the cell for a[: i + 1] is one more (one less) than the cell above it, and ``d0`` which
+    cells equal the cell up and to the left. Each letter of ``b`` updates every bit at once, from the
+    positions of that letter in ``a`` (Hyyrö's bit-parallel form of the table, with his term for swaps);
+    the last row's value is tracked through the top bit. tests/models/test_close_words.py checks it
+    against the table filled cell by cell."""
+    if not a:
+        return len(b)
+    positions: dict[str, int] = {}
+    for i, letter in enumerate(a):
+        positions[letter] = positions.get(letter, 0) | 1 << i
+    full, top = (1 << len(a)) - 1, 1 << (len(a) - 1)
+    vp, vn, d0, previous = full, 0, 0, 0
+    distance = len(a)
+    for letter in b:
+        here = positions.get(letter, 0)
+        swap = ((~d0 & here) << 1) & previous
+        d0 = ((((here & vp) + vp) ^ vp) | here | vn | swap) & full
+        hp = (vn | ~(d0 | vp)) & full
+        hn = d0 & vp
+        if hp & top:
+            distance += 1
+        elif hn & top:
+            distance -= 1
+        hp = ((hp << 1) | 1) & full
+        hn = (hn << 1) & full
+        vp = (hn | ~(d0 | hp)) & full
+        vn = hp & d0
+        previous = here
+    return distance
 
 
 def edit_limit(word: str) -> int:
@@ -75,9 +96,12 @@ class CloseWords:
         """Up to ``n`` words of the vocabulary close to ``word``, the closest first."""
         limit = edit_limit(word)
         near = np.abs(self._lengths - len(word)) <= limit
-        near &= (np.abs(self._counts - _counts(word)).sum(axis=1) + 1) // 2 <= limit
+        counts = _counts(word)
+        near &= (np.abs(self._counts - counts).sum(axis=1) + 1) // 2 <= limit
+        # the ratio counts matching letters, at most the letters the two words have in common
+        near &= 2 * np.minimum(self._counts, counts).sum(axis=1) >= MIN_RATIO * (self._lengths + len(word))
         scored = []
-        for k in np.flatnonzero(near):
+        for k in np.flatnonzero(near).tolist():
             known = self.words[k]
             distance = edit_distance(word, known)
             if distance > limit:

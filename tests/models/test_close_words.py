@@ -18,6 +18,34 @@ def test_edit_distance_counts_a_swap_of_neighbours_as_one_edit(a: str, b: str, d
     assert edit_distance(a, b) == distance == edit_distance(b, a)
 
 
+def _table(a: str, b: str) -> int:
+    """The optimal string alignment distance by its table, filled cell by cell: what edit_distance's bits
+    must give."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def test_the_bit_parallel_edit_distance_is_the_tables() -> None:
+    """On random words of a four-letter alphabet, where swaps and repeats are common, and on long words."""
+    rng = random.Random(7)
+    for _ in range(5000):
+        a = "".join(rng.choice("abcd") for _ in range(rng.randint(0, 10)))
+        b = "".join(rng.choice("abcd") for _ in range(rng.randint(0, 10)))
+        assert edit_distance(a, b) == _table(a, b), (a, b)
+    for _ in range(50):
+        a = "".join(rng.choice(string.ascii_lowercase[:5]) for _ in range(rng.randint(60, 90)))
+        b = "".join(rng.choice(string.ascii_lowercase[:5]) for _ in range(rng.randint(60, 90)))
+        assert edit_distance(a, b) == _table(a, b)
+
+
 def test_the_closest_words_come_first_and_weak_ones_are_dropped() -> None:
     vocabulary = ["apple", "apples", "are", "ate", "the", "dog", "bank", "banks", "black"]
     assert close_words("apel", vocabulary) == ["apple"]  # "are" and "ate" share too little
