@@ -1,14 +1,17 @@
-"""The production reverse proxy: nginx/explorable.conf.template and compose.yaml.
+"""The production reverse proxy: nginx/explorable.conf.stream-template (connections) in front of
+nginx/explorable.conf.template (requests), and compose.yaml.
 
-Checked without Docker (the files compose mounts exist, the template's placeholders are what compose sets, its
-limits are the app's), then run: Debian's nginx with the template, filled in as the nginx image fills it in,
-in front of the real app on loopback. Through it, pages and the API answer with the app's headers, while the
-proxy itself refuses, in the app's JSON, a body or a head too large and a client with too many requests at
-once, and cuts off a client trickling its headers.
+Checked without Docker (the files compose mounts exist, the templates' placeholders are what compose sets,
+their limits are the app's), then run: Debian's nginx with both templates, filled in as the nginx image fills
+them in, in front of the real app on loopback. Through it, pages and the API answer with the app's headers,
+while the proxy itself refuses, in the app's JSON, a body or a head too large and a client with too many
+requests at once, cuts off a client trickling its headers, and closes connections past its limits per
+address and in all as they open, so that many trickling heads from one address leave room for others.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -35,6 +38,7 @@ from app.multipart import ENVELOPE_BYTES, too_large
 from app.server import (
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
+    LIMIT_PER_ADDRESS,
     TIMEOUT_BODY,
     TIMEOUT_HEADER,
     TIMEOUT_KEEP_ALIVE,
@@ -45,7 +49,11 @@ from tests.test_container import only
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "nginx" / "explorable.conf.template"
+STREAM_TEMPLATE = ROOT / "nginx" / "explorable.conf.stream-template"
 NGINX = Path("/usr/sbin/nginx")  # Debian's; /usr/sbin is not on every PATH
+# Debian builds nginx's stream module apart; the nginx image builds it in.
+STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
+WORKER_CONNECTIONS = 1024  # what the nginx image's nginx.conf gives each worker
 # What envsubst replaces: $NAME or ${NAME}, when NAME is set in its environment.
 SUBSTITUTION = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<bare>[A-Za-z_]\w*))")
 CLIENT_HEADER_TIMEOUT = 10.0  # the template's, which the slow client below has to wait out
@@ -53,13 +61,21 @@ SLACK = 3  # a loaded two-core machine may be this many times slower than a time
 TRICKLE = 0.3  # seconds between two bytes of the slow client
 PER_CLIENT = 20  # the template's limit_conn
 
-# The main configuration nginx needs around the template (the nginx image has its own). One process, running
-# as whoever runs the test (master_process off), writing only under the test's directory.
+# The main configuration nginx needs around the templates, as the nginx image's nginx.conf has it once its
+# start-up script has added the stream block: the templates inside http {} and stream {}, and the image's
+# connections per worker. One process, running as whoever runs the test (master_process off), writing only
+# under the test's directory.
 MAIN_CONFIG = """\
+load_module {module};
 master_process off;
 pid {tmp}/nginx.pid;
 error_log {tmp}/error.log info;
-events {{}}
+events {{
+    worker_connections {connections};
+}}
+stream {{
+    include {tmp}/explorable.stream.conf;
+}}
 http {{
     include /etc/nginx/mime.types;
     access_log {tmp}/access.log;
@@ -105,26 +121,41 @@ def seconds(value: str) -> float:
 # The configuration, checked without Docker.
 
 
-def test_compose_mounts_files_that_exist_and_builds_the_dockerfile() -> None:
+def test_compose_mounts_every_template_and_builds_the_dockerfile() -> None:
+    """Each file of nginx/ is mounted where the image's start-up script fills it in: *.template inside
+    http {}, *.stream-template inside stream {}."""
     services = compose()["services"]
     assert services["app"]["build"] == "." and (ROOT / "Dockerfile").is_file()
     mounts = [volume.split(":") for service in services.values() for volume in service.get("volumes", [])]
-    assert mounts, "the proxy mounts no configuration"
+    assert sorted(ROOT / host for host, *_ in mounts) == sorted((ROOT / "nginx").iterdir())
+    assert {Path(host).suffix for host, *_ in mounts} == {".template", ".stream-template"}
     for host, container, *_ in mounts:
-        assert (ROOT / host).is_file(), host
-        assert container.startswith("/etc/nginx/templates/") and container.endswith(".template"), container
+        assert container.startswith("/etc/nginx/templates/") and container.endswith(Path(host).suffix)
 
 
 def test_the_templates_placeholders_are_exactly_what_compose_sets() -> None:
     environment = compose()["services"]["proxy"]["environment"]
-    template = TEMPLATE.read_text()
-    named = [match["braced"] or match["bare"] for match in SUBSTITUTION.finditer(template)]
-    placeholders = {match["braced"] for match in SUBSTITUTION.finditer(template) if match["braced"]}
-    assert placeholders == set(environment) == {"EXPLORABLE_UPSTREAM", "NGINX_PORT"}
-    # Every other variable is nginx's own, all in lower case, so no variable of the image's environment
-    # (PATH, HOSTNAME, NGINX_VERSION, ...) can be substituted into it by mistake.
-    assert all(name.islower() for name in named if name not in placeholders), named
-    assert "${" not in fill(template, environment)
+    placeholders = set()
+    for path in (TEMPLATE, STREAM_TEMPLATE):
+        template = path.read_text()
+        named = [match["braced"] or match["bare"] for match in SUBSTITUTION.finditer(template)]
+        braced = {match["braced"] for match in SUBSTITUTION.finditer(template) if match["braced"]}
+        # Every other variable is nginx's own, all in lower case, so no variable of the image's environment
+        # (PATH, HOSTNAME, NGINX_VERSION, ...) can be substituted into it by mistake.
+        assert all(name.islower() for name in named if name not in braced), named
+        assert "${" not in fill(template, environment)
+        placeholders |= braced
+    assert placeholders == set(environment) == {"EXPLORABLE_UPSTREAM", "EXPLORABLE_HTTP", "NGINX_PORT"}
+    # The stream server listens for readers and hands them to the http server, which listens on loopback
+    # only and takes the reader's address from the stream server's PROXY protocol line.
+    stream, http = STREAM_TEMPLATE.read_text(), TEMPLATE.read_text()
+    assert directive("listen", stream) == ["${NGINX_PORT}"]
+    assert directive("proxy_pass", stream) == ["${EXPLORABLE_HTTP}"]
+    assert directive("proxy_protocol", stream) == ["on"]
+    assert directive("listen", http) == ["${EXPLORABLE_HTTP} proxy_protocol"]
+    assert environment["EXPLORABLE_HTTP"].startswith("127.0.0.1:")
+    assert directive("set_real_ip_from", http) == ["127.0.0.1"]
+    assert directive("real_ip_header", http) == ["proxy_protocol"]
 
 
 def test_compose_runs_the_app_unpublished_on_the_dockerfiles_port_behind_the_proxy() -> None:
@@ -182,6 +213,23 @@ def test_the_proxys_limits_are_the_apps() -> None:
     assert directive("proxy_request_buffering", upload.group(1)) == ["off"]
 
 
+def stream_limits() -> tuple[int, int]:
+    """The stream server's limits on open connections: per address, and in all."""
+    per_address, in_all = directive("limit_conn", STREAM_TEMPLATE.read_text())
+    assert per_address.split()[0] == "explorable_accepted" and in_all.split()[0] == "explorable_accepted_all"
+    return int(per_address.split()[1]), int(in_all.split()[1])
+
+
+def test_the_stream_servers_limits_are_the_apps_and_fit_the_workers_connections() -> None:
+    per_address, in_all = stream_limits()
+    # one address holds at most what the app lets one address hold when it runs alone
+    assert per_address == LIMIT_PER_ADDRESS
+    # each accepted connection costs a worker up to three connections (the reader's and both ends of the
+    # hand-over to the http server); the connections to the app must fit beside them
+    assert 3 * in_all + LIMIT_CONCURRENCY <= WORKER_CONNECTIONS
+    assert PER_CLIENT <= per_address < in_all
+
+
 # The configuration, run by Debian's nginx in front of the real app.
 
 
@@ -234,10 +282,19 @@ class Proxy:
 def nginx_in_front_of(upstream: str, tmp: Path) -> Iterator[tuple[str, int, Path]]:
     """Debian's nginx with the shipped configuration in front of ``upstream`` (host:port), until the block
     ends: its URL, port and error log."""
+    for needed, install in ((NGINX, "nginx"), (STREAM_MODULE, "libnginx-mod-stream")):
+        if not needed.is_file():
+            missing(f"the proxy tests need Debian's nginx and its stream module (apt-get install {install})")
     port = free_port()
-    environment = {"EXPLORABLE_UPSTREAM": upstream, "NGINX_PORT": f"127.0.0.1:{port}"}
+    environment = {
+        "EXPLORABLE_UPSTREAM": upstream,
+        "EXPLORABLE_HTTP": f"127.0.0.1:{free_port()}",
+        "NGINX_PORT": f"127.0.0.1:{port}",
+    }
     (tmp / "explorable.conf").write_text(fill(TEMPLATE.read_text(), environment))
-    (tmp / "nginx.conf").write_text(MAIN_CONFIG.format(tmp=tmp))
+    (tmp / "explorable.stream.conf").write_text(fill(STREAM_TEMPLATE.read_text(), environment))
+    main = MAIN_CONFIG.format(tmp=tmp, module=STREAM_MODULE, connections=WORKER_CONNECTIONS)
+    (tmp / "nginx.conf").write_text(main)
     error_log = tmp / "error.log"
     command = [str(NGINX), "-p", str(tmp), "-e", str(error_log), "-c", str(tmp / "nginx.conf")]
     with (tmp / "stderr.log").open("wb") as stderr:
@@ -266,8 +323,6 @@ def listening(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
-    if not NGINX.is_file():
-        missing(f"the proxy tests need Debian's nginx at {NGINX} (apt-get install nginx)")
     tmp = tmp_path_factory.mktemp("nginx")
     with served() as app, nginx_in_front_of(f"127.0.0.1:{app.port}", tmp) as (url, port, error_log):
         deadline = time.monotonic() + 10
@@ -285,8 +340,6 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
 def test_with_the_app_down_the_proxy_answers_503_in_the_apps_json(tmp_path: Path) -> None:
     """The outage's status is 503 ("try again later"), as the configuration's comment says; it was 502,
     since an error_page to a named location keeps the status it caught unless told otherwise."""
-    if not NGINX.is_file():
-        missing(f"the proxy tests need Debian's nginx at {NGINX} (apt-get install nginx)")
     nobody = free_port()  # nothing listens there
     with nginx_in_front_of(f"127.0.0.1:{nobody}", tmp_path) as (url, _, _):
         response = httpx.get(f"{url}/healthz", timeout=10)
@@ -409,6 +462,72 @@ def test_a_malformed_request_gets_a_json_400_from_the_proxy(proxy: Proxy) -> Non
     assert head.startswith(b"HTTP/1.1 400 ") and body == b'{"detail": "invalid HTTP request received"}'
 
 
+def open_connections(port: int, address: str, count: int) -> list[socket.socket]:
+    """``count`` connections from ``address`` (any 127.x.y.z is this machine), each having sent the first
+    line of a request head and no more."""
+    opened = []
+    for _ in range(count):
+        sock = socket.socket()
+        sock.bind((address, 0))
+        sock.connect(("127.0.0.1", port))
+        with contextlib.suppress(OSError):  # closed as soon as it was accepted
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        opened.append(sock)
+    return opened
+
+
+def still_open(opened: list[socket.socket]) -> int:
+    """How many of the connections nginx still holds: the others it has closed (they read as ended)."""
+    time.sleep(SLACK / 3)  # time for nginx to close those past its limits; the heads time out after 10 s
+    closed = 0
+    for sock in opened:
+        readable, _, _ = select.select([sock], [], [], 0)
+        if readable:
+            try:
+                closed += sock.recv(1) == b""
+            except ConnectionResetError:
+                closed += 1
+    return len(opened) - closed
+
+
+def test_trickled_heads_are_counted_as_they_open_and_others_get_through(proxy: Proxy, tmp_path: Path) -> None:
+    """Past its limits, per address and in all, the stream server closes a connection as it opens, before a
+    byte of its head (the http server alone counted it only once the head was in, so a few hundred trickling
+    heads from one address took every connection the worker had). Meanwhile a reader from another address
+    is served, and its address, not the stream server's, is the one nginx's limits and logs see. A nginx of
+    its own, so that the module's slow client does not count."""
+    per_address, in_all = stream_limits()
+    with nginx_in_front_of(f"127.0.0.1:{proxy.app.port}", tmp_path) as (url, port, error_log):
+        held: list[socket.socket] = []
+        try:
+            held += open_connections(port, "127.0.0.2", 4 * per_address)
+            assert still_open(held) == per_address
+            probe = socket.socket()
+            probe.bind(("127.0.0.250", 0))
+            probe.connect(("127.0.0.1", port))
+            with probe:
+                probe.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                probe.settimeout(10)
+                answer = b""
+                while chunk := probe.recv(65536):
+                    answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b'{"status":"ok"}'), answer[-300:]
+            # many addresses: the limit in all
+            addresses = [f"127.0.1.{k}" for k in range(1, in_all // per_address + 3)]
+            for address in addresses:
+                held += open_connections(port, address, per_address)
+            assert still_open(held) == in_all
+        finally:
+            for sock in held:
+                sock.close()
+        access = (tmp_path / "access.log").read_text()
+    served_probe = r"^127\.0\.0\.250 - - .*\"GET /healthz HTTP/1\.1\" 200 "
+    assert re.search(served_probe, access, flags=re.M), access[-500:]
+    log = error_log.read_text()
+    assert 'limiting connections by zone "explorable_accepted"' in log
+    assert 'limiting connections by zone "explorable_accepted_all"' in log
+
+
 def test_a_slow_header_client_is_cut_off_by_the_proxy(proxy: Proxy) -> None:
     """Last in the module: the client started with the proxy and has been trickling ever since."""
     proxy.slow_client.join(timeout=SLACK * CLIENT_HEADER_TIMEOUT + 5)
@@ -428,3 +547,11 @@ def test_the_readme_gives_the_proxys_limit_in_all_as_the_template_has_it() -> No
     readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
     assert f"a limit in all ({in_all} requests, so that with the {idle} idle connections" in readme
     assert f"nginx never needs more than the app's {LIMIT_CONCURRENCY})" in readme
+    per_address, in_all = stream_limits()
+    assert (
+        f"at most {per_address} from one address (the app's own `--limit-per-address`) and {in_all} in all"
+        in readme
+    )
+    assert (
+        f"closes connections past {per_address} from one address and {in_all} in all as they open" in readme
+    )
