@@ -1,10 +1,13 @@
-"""Every text a reader can see on the article renders at 11 CSS px or more, at 1280 and at 390 px wide.
+"""Every text a reader can see on the article renders at 11 CSS px or more, at 1280 and at 390 px wide, and
+no drawn label is cut off by its drawing's edge or written over another.
 
 The article is opened once per width; each figure is scrolled into view and waited for (started, no longer
 busy, the network quiet), then every visible text is measured in the browser: an HTML text at its parent's
 computed font size, an SVG text at its font size times the scale its drawing is shown at (from getScreenCTM,
 so a viewBox shrunk to a phone's width counts), a text box or menu at its own font size. The result is
 reported per part of the page (the prose around the figures, then each figure), so each passes or fails alone.
+Then every SVG text is compared with the drawing that holds it (cut off when it runs past an edge the drawing
+clips at) and with its neighbours (written over one when two level texts share more than a sliver).
 """
 
 from __future__ import annotations
@@ -50,6 +53,47 @@ def draw_every_figure(page: Page) -> None:
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+# Each drawn text against its own <svg>: past an edge that clips (an <svg>'s overflow is hidden unless set
+# otherwise), or over another level text of the same drawing by more than 2 px each way (slanted labels are
+# left out of that: their boxes overlap where their letters do not).
+DRAWN = """
+() => {
+  const shown = (el) => el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+  const partOf = (el) => el.closest("figure[id]")?.id ?? "article";
+  const found = [];
+  for (const drawing of document.querySelectorAll("main svg")) {
+    if (!shown(drawing)) continue;
+    const edge = drawing.getBoundingClientRect();
+    const clips = getComputedStyle(drawing).overflow !== "visible";
+    const texts = [...drawing.querySelectorAll("text")].filter(
+      (t) => t.closest("svg") === drawing && t.textContent.trim() && shown(t),
+    );
+    const level = [];
+    for (const t of texts) {
+      const r = t.getBoundingClientRect();
+      const what = { part: partOf(drawing), text: t.textContent.trim().slice(0, 40) };
+      const past = Math.max(
+        edge.left - r.left, r.right - edge.right, edge.top - r.top,
+        r.bottom - edge.bottom,
+      );
+      if (clips && past > 1) found.push({ ...what, problem: `cut off by ${past.toFixed(1)} px` });
+      if (!t.closest("[transform*=rotate]")) level.push([what, r]);
+    }
+    for (let i = 0; i < level.length; i++) {
+      for (let j = i + 1; j < level.length; j++) {
+        const [a, ra] = level[i];
+        const [b, rb] = level[j];
+        const wide = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+        const high = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+        if (wide > 2 && high > 2) found.push({ ...a, problem: `written over ${JSON.stringify(b.text)}` });
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
 class Measured(dict):
     """Per (scene, width): every visible text of the fully drawn article ("texts"), its sideways scroll;
     each measured the first time a test asks for it, so a run that leaves out a scene (the `sweep` cases)
@@ -65,7 +109,11 @@ class Measured(dict):
             page.set_default_timeout(20_000)
             page.goto(SCENES[scene])
             draw_every_figure(page)
-            self[key] = {"texts": page.evaluate(MEASURE), "sideways": sideways_scroll(page)}
+            self[key] = {
+                "texts": page.evaluate(MEASURE),
+                "sideways": sideways_scroll(page),
+                "drawn": page.evaluate(DRAWN),
+            }
         return self[key]
 
 
@@ -103,3 +151,11 @@ def test_every_visible_text_renders_at_11_css_px_or_more(measured, part, width, 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_drawn_article_does_not_scroll_sideways(measured, width, scene):
     assert measured[scene, width]["sideways"] == 0
+
+
+@pytest.mark.parametrize("scene", ["default", pytest.param("long", marks=pytest.mark.sweep)])
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("part", PARTS)
+def test_no_drawn_label_is_cut_off_or_written_over_another(measured, part, width, scene):
+    wrong = [f"{t['text']!r}: {t['problem']}" for t in measured[scene, width]["drawn"] if t["part"] == part]
+    assert not wrong, f"{part} at {width} px wide ({scene} view):\n  " + "\n  ".join(wrong[:30])

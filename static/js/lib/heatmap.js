@@ -13,6 +13,8 @@ import { r1, setAttrs, svg, svgText } from "./svg.js";
 /** The smallest text a heatmap writes, in px: its labels, axis captions, row sums and cell values. */
 export const MIN_TEXT = 11;
 
+const COS_SLANT = Math.cos((50 * Math.PI) / 180); // column labels are slanted 50° up from the horizontal
+
 /** A weight as a cell shows it: "0" only for an exact zero, "<.01" for anything smaller than a hundredth. */
 export function cellText(w) {
   if (w === 0) return "0";
@@ -95,7 +97,13 @@ export class Heatmap {
     const top = frame?.top ?? titleH + axisH + colLabelH;
     const slant = frame?.slant ?? colLabelH / 0.72; // how long a slanted column label may be
     const sumW = rowSums ? Math.max(34, measure("1.00", fontOf(MIN_TEXT)) + 12) : 0;
-    const width = left + N * cell + sumW + 2;
+    // A slanted column label runs up and to the right of its column, by cos 50° of its length: the last few
+    // may run past the grid (and the row sums), so the drawing is widened to hold them whole.
+    const colLabel = (i) => (tokens && !upright ? fitLabel(names[i], slant, fontOf(size)) : names[i]);
+    const overhang = upright
+      ? 0
+      : Math.max(0, ...names.map((_, i) => (i + 0.5) * cell + measure(colLabel(i), fontOf(size)) * COS_SLANT));
+    const width = Math.max(left + N * cell + sumW + 2, left + overhang + 2);
     const height = top + N * cell + 4;
     this.geometry = { left, top, cell, n: N, width, height };
 
@@ -132,7 +140,7 @@ export class Heatmap {
       const ly = r1(top - 4);
       svgText(
         "text",
-        tokens && !upright ? fitLabel(names[i], slant, fontOf(size)) : labelText,
+        upright ? labelText : colLabel(i),
         upright
           ? { class: cls, x: cx, y: ly, "text-anchor": "middle", "font-size": r1(size) }
           : { class: cls, x: cx, y: ly, transform: `rotate(-50 ${cx} ${ly})`, "font-size": r1(size) },
@@ -227,22 +235,13 @@ export class Heatmap {
 
   drawSumColumn(g, sumW) {
     const { left, top, cell, n: N } = this.geometry;
+    // Every row's sum when the rows are as tall as the text, else every k-th row's (as the row labels are)
+    const every = cell < MIN_TEXT + 2 ? Math.ceil((MIN_TEXT + 2) / cell) : 1;
+    const x = r1(left + N * cell + sumW / 2);
     for (let i = 0; i < N; i++) {
-      this.sumTexts.push(
-        svgText(
-          "text",
-          "",
-          {
-            class: "heatmap__sum",
-            x: r1(left + N * cell + sumW / 2),
-            y: r1(top + (i + 0.5) * cell),
-            "text-anchor": "middle",
-            "dominant-baseline": "central",
-            "font-size": MIN_TEXT,
-          },
-          g,
-        ),
-      );
+      const at = { class: "heatmap__sum", x, y: r1(top + (i + 0.5) * cell), "font-size": MIN_TEXT };
+      const centred = { "text-anchor": "middle", "dominant-baseline": "central" };
+      this.sumTexts.push(i % every === 0 ? svgText("text", "", { ...at, ...centred }, g) : null);
     }
   }
 
@@ -271,7 +270,7 @@ export class Heatmap {
           t.classList.toggle("is-tiny", w > 0 && w < 0.005);
         }
       }
-      if (this.rowSums) this.sumTexts[i].textContent = sum.toFixed(2); // "NaN" for a row holding one
+      if (this.sumTexts[i]) this.sumTexts[i].textContent = sum.toFixed(2); // "NaN" for a row holding one
     }
   }
 
