@@ -19,6 +19,7 @@ from app.core.accounting import head_accounting
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
+from app.models.translator import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.written import load as load_written
 
@@ -204,3 +205,26 @@ def test_the_readme_counts_the_translators_words_without_its_special_tokens() ->
     french = len([w for w in translator.target_vocabulary if w not in SPECIALS])
     text = re.sub(r"\s+", " ", README)
     assert f"from {english} English and {french} French word forms" in text
+
+
+def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None:
+    """The translator's paragraph: its held-out figures, size and training time as its record holds them, and
+    the float32 bound the server's decoding is held to."""
+    record = json.loads((get_settings().weights_dir / "translator_record.json").read_text())
+    novel = record["novel"]
+    text = re.sub(r"\s+", " ", README)
+    percent = lambda x: f"{100 * x:.1f}%"  # noqa: E731
+    assert (
+        f"{record['heldout_pairs']:,} pairs of that grammar never seen in training "
+        f"({percent(record['exact_match'])} exact match, {percent(record['alignment'])} of aligned words"
+    ) in text
+    assert (
+        f"{novel['heldout_pairs']:,} pairs built from" in text
+        and f"{percent(novel['exact_match'])} exact, {percent(novel['alignment'])} aligned" in text
+    )
+    assert (
+        f"{record['parameters'] / 1e6:.2f} M parameters (d_model {record['d_model']}, "
+        f"{record['heads']} heads, {record['encoder_layers']} + {record['layers']} layers), trained in "
+        f"{round(record['training_seconds'] / 60)} minutes" in text
+    )
+    assert f"every map within {FLOAT32_MAPS:g} of float64, alone or in a batch" in text

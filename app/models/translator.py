@@ -64,7 +64,7 @@ MAX_STEPS = 80  # the longest translation written, whatever the source
 # The longest English sentence among the training pairs: training/parallel_corpus.py draws 3 to 30 words
 # (MAX_WORDS there; tests/models/test_translator.py checks the two agree). Past it, the model is guessing.
 TRAINED_MAX_WORDS = 30
-FLOAT32_MAPS = 1e-5  # how far a map decoded in float32 may be from the float64 one (4.2e-6 measured)
+FLOAT32_MAPS = 1e-5  # how far a map decoded in float32 may be from the float64 one, alone or in a batch
 VOCABULARY = "the translator's vocabulary"
 SUGGESTED_AT_MOST = 8  # the unknown words of one refusal given close known words; any others are named alone
 
