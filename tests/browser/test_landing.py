@@ -107,6 +107,22 @@ ONE_IN_THE_PLURAL = re.compile(
     r"(?<![\d.,])1 (layers|heads|words|tokens|pieces|rows|sentences|steps|models)\b"
 )
 LOWER_CASE_START = re.compile(r"[a-z0-9)\]][.!?] ([a-z]{2,})\b")  # a one-letter name ("g = h") may start one
+# A score compared with a threshold in the same sentence, the comparison false as written ("puts 0.50 … short
+# of the 0.50 that tracking takes"): two decimals, the word between them says which must be the larger.
+COMPARED = re.compile(
+    r"(?<![\d.])(\d+\.\d+)\b[^.;:()]{0,80}?\b(short of|below|under|less than|above|more than|beyond)"
+    r"(?: the| its| a)? (\d+\.\d+)\b"
+)
+SMALLER = {"short of", "below", "under", "less than"}
+
+
+def false_comparisons(text: str) -> list[str]:
+    found = []
+    for m in COMPARED.finditer(text):
+        a, b = float(m[1]), float(m[3])
+        if (a >= b) if m[2] in SMALLER else (a <= b):
+            found.append(text[max(0, m.start() - 40) : m.end() + 20])
+    return found
 
 
 def test_the_page_says_nothing_that_reads_wrong_for_its_own_state(scrolled):
@@ -119,6 +135,15 @@ def test_the_page_says_nothing_that_reads_wrong_for_its_own_state(scrolled):
     ):
         found = [text[max(0, m.start() - 60) : m.end() + 20] for m in pattern.finditer(text)]
         assert not found, f"{scrolled['width']}: {name}: {found}"
+    false = false_comparisons(text)
+    assert not false, f"{scrolled['width']}: a comparison with a threshold that is false as written: {false}"
+
+
+def test_the_scan_for_false_comparisons_reads_them_as_a_reader_would():
+    assert false_comparisons("It puts 0.50 on the river, short of the 0.50 that tracking takes.")
+    assert false_comparisons("meaning is 0.62, above 0.80")
+    assert not false_comparisons("It puts 0.42 on the river, short of the 0.50 that tracking takes.")
+    assert not false_comparisons("grammar 0.95, above the 0.90 it needs; 3 heads below 24")
 
 
 def test_every_figure_drawing_late_keeps_the_height_it_reserved(scrolled):

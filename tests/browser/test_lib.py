@@ -258,3 +258,15 @@ def test_npy_reads_a_head_of_every_dtype_the_server_accepts_from_the_file_itself
     for (dtype, head), decoded in zip(heads.items(), result["out"], strict=True):
         expected = ["NaN" if np.isnan(x) else x for x in head.astype(np.float64).tolist()]
         assert decoded == expected, dtype
+
+
+def test_a_score_under_the_tracking_bar_never_reads_as_the_bar(run_in_page):
+    """Figure 11 had said a head "puts 0.50 … short of the 0.50 that tracking takes" (its score 0.498)."""
+    shown = run_in_page(
+        """async () => {
+          const { scoreText, TRACKS_AT } = await import("/static/js/figures/real-heads/relations.js");
+          return { bar: TRACKS_AT, texts: [0.498, 0.4999, 0.5, 0.5004, 0.62, 0.1].map(scoreText) };
+        }"""
+    )
+    assert shown["bar"] == 0.5
+    assert shown["texts"] == ["0.498", "0.4999", "0.50", "0.50", "0.62", "0.10"]

@@ -29,8 +29,17 @@ export function drawnFit(relation, hide) {
   return { scores, best, other };
 }
 
+/** A score to two decimals, or to as many more as tell a score under TRACKS_AT from it ("0.498", never a
+ *  "0.50" said to fall short of 0.50). */
+export function scoreText(score) {
+  let digits = 2;
+  while (digits < 6 && score < TRACKS_AT && score.toFixed(digits) === TRACKS_AT.toFixed(digits)) digits++;
+  return score.toFixed(digits);
+}
+
 /** "0.14 of its weight" (markers drawn) or "0.44 of what it gives the words" (markers hidden). */
-export const drawnShare = (score, hide) => `${f2(score)} ${hide ? "of what it gives the words" : "of its weight"}`;
+export const drawnShare = (score, hide) =>
+  `${scoreText(score)} ${hide ? "of what it gives the words" : "of its weight"}`;
 
 /** The other version of a score, named: what the reader would see with the markers' checkbox flipped. */
 export const otherShare = (score, hide) =>
@@ -76,7 +85,7 @@ export function relationItems(data, hide = false) {
     button.append(headSwatch(best.head), best.tracks ? `${at} ${info.does} here` : `${at} comes closest`);
     const score = document.createElement("span");
     score.className = "relation__score";
-    score.textContent = f2(best.score);
+    score.textContent = scoreText(best.score);
     result.append(scoreStrip(relation, info.label, hide), score, button);
     li.appendChild(result);
 
