@@ -120,6 +120,21 @@ class TorchLM(torch.nn.Module):
         x = torch.nn.functional.layer_norm(x, (x.shape[-1],), self.ln_f_g, self.ln_f_b)
         return x @ self.tok_emb.T, maps
 
+    @classmethod
+    def of(cls, model: TinyLM) -> TorchLM:
+        """The PyTorch network holding a numpy model's weights (in float64; ``.to(dtype)`` for another)."""
+        d_model = model.params["tok_emb"].shape[1]
+        d_ff = model.params["layer0.ff_b1"].shape[0]
+        network = cls(len(model.vocabulary), d_model, model.heads, model.layers, d_ff, model.mask).double()
+        with torch.no_grad():
+            for name, value in model.params.items():
+                if name.startswith("layer"):
+                    layer, key = name.removeprefix("layer").split(".")
+                    network.blocks[int(layer)][key].copy_(torch.from_numpy(value))
+                else:
+                    getattr(network, name).copy_(torch.from_numpy(value))
+        return network
+
     def numpy_params(self) -> dict[str, np.ndarray]:
         out = {
             "tok_emb": self.tok_emb,

@@ -459,7 +459,7 @@ def _first(bad: NDArray[np.bool_]) -> tuple[int, ...]:
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
 
 
-def zero_fill_signature(w: AnyFloatArray) -> NDArray[np.bool_]:
+def zero_fill_signature(w: AnyFloatArray, unread: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
     """Which heads of (..., n, n) leaky weights carry the fingerprint of ``masked_fill(mask, 0)``: (...,).
 
     The ×0 bug sets every future score to the same constant before the softmax,
@@ -468,19 +468,22 @@ def zero_fill_signature(w: AnyFloatArray) -> NDArray[np.bool_]:
 
     so within a row every future key gets exactly the same weight, whatever the past scores are. An
     unmasked head computes a different score for each future key, and its future weights differ. The test:
-    in every row with at least two future keys (i ≤ n - 3) the future weights are equal, to a relative
-    tolerance EQUAL_RTOL, and at least one such row has positive weight on them (rows whose future weights
-    all underflowed to 0 are consistent with the bug but prove nothing). With n = 2 no row has two future
-    keys, so the signature cannot be seen. A head whose rows are exactly uniform also matches: on its
-    weights alone it is indistinguishable from the bug.
+    in every row with at least two future keys the future weights are equal, to a relative tolerance
+    EQUAL_RTOL, and at least one such row has positive weight on them (rows whose future weights all
+    underflowed to 0 are consistent with the bug but prove nothing). With n = 2 no row has two future keys,
+    so the signature cannot be seen. A head whose rows are exactly uniform also matches: on its weights alone
+    it is indistinguishable from the bug. ``unread`` (..., n) marks each head's padded keys, which the
+    padding mask hides from every row: they are not future keys of the bug's kind, and are left out.
     """
     n = w.shape[-1]
     future = causal_mask(n)  # (n, n): True for j > i
-    rows = slice(0, max(n - 2, 0))  # the rows with at least two future keys
-    hi = np.max(w, axis=-1, where=future, initial=-np.inf)[..., rows]  # (..., n) -> (..., n - 2)
-    lo = np.min(w, axis=-1, where=future, initial=np.inf)[..., rows]
-    equal = np.all(hi - lo <= EQUAL_RTOL * hi, axis=-1)
-    evidence = np.any(hi > 0, axis=-1)
+    if unread is not None:
+        future = future & ~unread[..., None, :]  # (..., n, n)
+    several = future.sum(axis=-1) >= 2  # the rows with at least two future keys
+    hi = np.max(w, axis=-1, where=future, initial=-np.inf)  # (..., n, n) -> (..., n)
+    lo = np.min(w, axis=-1, where=future, initial=np.inf)
+    equal = np.all(~several | (hi - lo <= EQUAL_RTOL * hi), axis=-1)
+    evidence = np.any(several & (hi > 0), axis=-1)
     result: NDArray[np.bool_] = equal & evidence
     return result
 
@@ -566,7 +569,8 @@ def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TO
       zeroed after the softmax and the rows not renormalised; the last row, with no future, sums to 1).
     - nan_rows: no leak, and some rows are entirely NaN.
     - causal: none of these. A padded batch done right (zero rows for padding, zero columns for padded
-      keys) is causal.
+      keys) is causal. Left padding under -inf leaves the padded queries' rows NaN: nan_rows, rightly, as
+      the NaN reaches every position's output through the next layer's values (0 · NaN is NaN).
     """
     k, n, _ = w.shape
     rows_nan = np.isnan(w[:, :, 0])  # (k, n): a NaN row has a NaN first column; checked whole below
@@ -574,6 +578,7 @@ def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TO
         rows_nan &= np.isnan(w).all(axis=-1)
         w[rows_nan] = 0.0  # judged as empty from here on; counted apart
     _refuse_values(w, first, h)
+    unread = ~w.any(axis=-2)  # (k, n, n) -> (k, n): keys no row reads, padded ones among them
     sums = w.sum(axis=-1)  # (k, n, n) -> (k, n)
     empty = (sums == 0.0) & ~rows_nan  # weights are ≥ 0, so a row summing to 0 is all 0
     valid = ~(empty | rows_nan)
@@ -618,7 +623,7 @@ def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TO
         conditions += [
             leaks & no_beyond & (n >= 3),  # next_word
             leaks & later & no_past,  # transposed
-            leaks & zero_fill_signature(w),  # zero_fill
+            leaks & zero_fill_signature(w, unread),  # zero_fill
             leaks & (max_future < FAINT),  # faint
             leaks,  # unmasked
         ]

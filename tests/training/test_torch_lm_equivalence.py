@@ -14,16 +14,7 @@ def test_numpy_logits_and_attention_equal_pytorch(mask: str) -> None:
 
     assert mask in MASKS, f"training/train_lm.py trains no {mask!r} model"
     model = get_tiny_lms().models[mask]
-    d_model = model.params["tok_emb"].shape[1]
-    d_ff = model.params["layer0.ff_b1"].shape[0]
-    reference = TorchLM(len(model.vocabulary), d_model, model.heads, model.layers, d_ff, mask).double()
-    with torch.no_grad():
-        for name, value in model.params.items():
-            if name.startswith("layer"):
-                layer, key = name.removeprefix("layer").split(".")
-                reference.blocks[int(layer)][key].copy_(torch.from_numpy(value))
-            else:
-                getattr(reference, name).copy_(torch.from_numpy(value))
+    reference = TorchLM.of(model)
     ids = model.encode("the old farmer sold the horse near a zorbly barn".split())  # a word in pieces too
     ours = model.forward(ids)
     with torch.no_grad():
