@@ -20,19 +20,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
 from app.core.mask_zoo import to_bfloat16
 from app.models.real_bert import RealBert, packaged_model_dir
 from app.models.tiny_lm import PAD, get_tiny_lms
-from training.train_lm import TorchLM
+
+if TYPE_CHECKING:
+    import torch
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "manifest.json"
 SENTENCES = ("the old farmer sold the horse near the barn", "a small bird sang")
-DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+DTYPES = ("float32", "float16", "bfloat16")  # PyTorch's names (the tests read this file without PyTorch)
 PADDING = ("none", "right", "left")
 # What each language model's heads are, by the mask it was trained with. An unmasked head that happens to
 # put under FAINT on every future key cannot be told, from its weights, from a mask too weak for its scores:
@@ -53,12 +55,16 @@ def exported(weights: torch.Tensor, dtype: str) -> np.ndarray:
 
 
 def language_model_exports() -> list[dict]:
+    import torch
+
+    from training.train_lm import TorchLM
+
     entries = []
     lms = get_tiny_lms()
     for mask, model in lms.models.items():
         short, long = (model.encode(s.split()) for s in SENTENCES[::-1])
-        for dtype, torch_dtype in DTYPES.items():
-            network = TorchLM.of(model).to(torch_dtype)
+        for dtype in DTYPES:
+            network = TorchLM.of(model).to(getattr(torch, dtype))
             pad_id = model.vocabulary.index(PAD)
             for padding in PADDING:
                 if padding == "none":
