@@ -1,8 +1,8 @@
 """The diagnosis on real exports (tests/core/exports, made by ``python -m tests.core.exports.make``): figure
 7's language models through PyTorch in float32, float16 and bfloat16, alone and padded on either side, and
-figure 11's bidirectional encoder. Every file gets the verdict its model's training says, in memory and uploaded; no
-correct causal head is called broken or leaking in any dtype. And a bfloat16 export of a correct model of 12
-layers over 512 tokens, the largest the upload takes, is causal."""
+figure 11's bidirectional encoder. Every file gets the verdict its model's training says, in memory and
+uploaded; no correct causal head is called broken or leaking in any dtype. And a bfloat16 export of a correct
+model of 12 layers over 512 tokens, the largest the upload takes, is causal."""
 
 from __future__ import annotations
 
