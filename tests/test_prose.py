@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.core.accounting import head_accounting
+from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
@@ -228,3 +229,12 @@ def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None
         f"{round(record['training_seconds'] / 60)} minutes" in text
     )
     assert f"every map within {FLOAT32_MAPS:g} of float64, alone or in a batch" in text
+
+
+def test_the_readmes_signature_table_is_the_codes() -> None:
+    """One table of the diagnosis's signatures, in app/core/diagnostics.py; the README's is the same, row for
+    row, and names every signature the code can give."""
+    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \|$", README, flags=re.M)
+    table = {name: (shows, code) for name, shows, code in rows if name in SIGNATURES}
+    assert set(SIGNATURE_RULES) == set(SIGNATURES)
+    assert table == SIGNATURE_RULES
