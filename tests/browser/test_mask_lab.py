@@ -111,22 +111,26 @@ def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_p
     )
     first = maps.first
     expect(first.locator(".heatmap__cell")).to_have_count(N * N)
-    # Both axes are labelled with the tokens, the start token first; every row's sum is shown and is 1.
+    # Both axes are labelled with the tokens, the start token first; every row sums to 1, so no row's sum is
+    # written (only a mask that breaks the sums writes them: "after softmax", below).
     expect(first.locator(".heatmap__label")).to_have_count(2 * N)
     assert first.locator(".heatmap__label").all_text_contents()[::2] == DEFAULT_TOKENS
-    expect(first.locator(".heatmap__sum")).to_have_text(["1.00"] * N)
+    expect(first.locator(".heatmap__sum")).to_have_count(0)
     expect(first.locator(".heatmap__future")).to_have_count(1)
     expect(figure.locator(".heatmap-axes")).to_contain_text("<s> is the start token")
 
-    # The caption says what is drawn; the note names the model, from its training record.
+    # The caption says what is drawn; the note, folded, names the model, from its training record.
     caption = figure.locator("figcaption")
     expect(caption).to_contain_text(
-        "the self-attention of a small decoder trained with the −∞ mask "
-        f"(the language model of figure {number('interview')}) over your sentence"
+        "the self-attention of a small decoder trained with −∞ "
+        f"(figure {number('interview')}'s language model) over your sentence"
     )
     record = page.request.get("/api/lm").json()
     honest = next(m for m in record["models"] if m["mask"] == "neg_inf")
     about = figure.locator(".mask-decoder__about")
+    expect(about).to_be_hidden()
+    figure.get_by_text("How this was measured").click()
+    expect(about).to_be_visible()
     expect(about).to_contain_text(f"{record['layers']} layers × {record['heads']} heads")
     expect(about).to_contain_text(f"validation loss {honest['final_validation']:.2f} in its training record")
     expect(about).to_contain_text(f"It reads {record['vocab_size']:,} word pieces")
@@ -136,11 +140,12 @@ def test_default_view_draws_a_heatmap_per_layer_and_head_and_the_meter(watched_p
     expect(m).to_have_attribute("aria-valuemax", "100")
     assert abs(float(m.get_attribute("aria-valuenow")) - decoder(page, "none")["future_leak"] * 100) < 0.01
     expect(m).to_have_attribute("aria-valuetext", re.compile(r"^\d+% of attention goes to the future$"))
-    expect(figure.locator("[data-part=yardstick]")).to_contain_text(
-        f"n = {N} positions (the start token and your {N - 1} words)"
-    )
+    expect(figure.locator("[data-part=yardstick]")).to_contain_text(f"even attention over n = {N} positions")
     expect(figure.locator("[data-part=yardstick]")).to_contain_text("(n−1)/(2n) = 6/14 = 43%")
+    # Each row's share is folded under the meter.
     foot = figure.locator("[data-part=rows-foot]")
+    expect(foot).to_be_hidden()
+    figure.get_by_text("Each row's share; every mask's leak").click()
     expect(foot).to_contain_text("Mean over the 2 layers × 2 heads (4 maps)")
     expect(figure.locator(".row-leak__item")).to_have_count(N)
     assert row_shares(figure)[-1] == 0  # the last position has nothing after it
@@ -195,7 +200,7 @@ def test_the_three_modes_move_the_meter_and_the_cells_without_a_reload(watched_p
     assert float(m.get_attribute("aria-valuenow")) > zero["future_leak"] * 100
     assert "mask" not in query_params(page)
     assert row_shares(figure) == unmasked
-    expect(explain).to_contain_text("This decoder was trained with −∞")
+    expect(explain).to_contain_text("in training, −∞ hid later words, so their scores never counted")
     # The same drawing, restyled: no reload and no rebuild.
     assert page.evaluate("window.__sameDocument") is True
     assert figure.evaluate("f => f.querySelector('svg.heatmap').__marker") == 1
@@ -325,7 +330,7 @@ def test_any_word_is_read_in_pieces_and_only_characters_no_piece_spells_are_refu
     for part in (meter_box, panels):
         expect(part).not_to_have_class(STALE)
     expect(figure.locator(MAP).first.locator(".heatmap__label")).to_have_count(2 * 7)
-    expect(note).to_have_text("Every word is one of the decoder's tokens.")
+    expect(note).to_have_text(f"Up to {MAX_WORDS} words.")  # no word in pieces: nothing more to say
 
     too_long = " ".join(["the"] * (MAX_WORDS + 1))
     detail = page.request.get("/api/lm/attention", params={"sentence": too_long}).json()["detail"]
@@ -372,14 +377,23 @@ def test_each_bug_of_the_zoo_moves_the_meter_to_its_leak_and_explains_itself(wat
             expect(explain).to_contain_text("its softmax divides 0 by 0: NaN")
         elif mode == "after_softmax":
             expect(explain).to_contain_text("not 1")
+            # Only here are the rows' sums written: a row with later positions has lost their weight.
+            sums = figure.locator(f"{MAP} .heatmap__sum")
+            expect(sums).to_have_count(MAPS * N)
+            first = [float(t) for t in figure.locator(MAP).first.locator(".heatmap__sum").all_text_contents()]
+            assert all(t < 1 for t in first[:-1]) and first[-1] == 1, first
         elif mode == "additive":
             expect(explain).to_contain_text("2.718 times as much")
     expect(figure.locator("[data-part=code]")).to_have_text("scores + triu(ones, diagonal=1)")
 
 
 def test_the_padding_panel_counts_nan_rows_and_the_table_shows_float16_overflow(watched_page):
-    page, _ = watched_page
+    page, watch = watched_page
     figure = open_mask_lab(page)
+    # The zoo's two panels are folded, and asked for only once the fold is opened.
+    assert not [u for u in watch.api_requests if "/api/lm/mask-zoo" in u]
+    expect(figure.locator("[data-part=pad-count]")).to_be_hidden()
+    figure.get_by_text("Two more bugs: padding, and low precision").click()
     zoo = page.request.get("/api/lm/mask-zoo", params={"sentence": DEFAULT_SENTENCE}).json()
     count = figure.locator("[data-part=pad-count]")
     expect(count).to_have_text(
@@ -466,7 +480,8 @@ def test_beside_a_leaky_mask_the_meter_shows_what_a_decoder_trained_with_it_does
         if mask == "zero":  # ×0 gives the −∞ decoder a mild leak; the one trained with it uses far more
             assert learned["future_leak"] > on_this["future_leak"]
         expect(line).to_contain_text(f"trained with {name} (figure {number('interview')})")
-        expect(line).to_contain_text(f"puts {percent(learned['future_leak'] * 100)} of its attention")
+        said = percent(learned["future_leak"] * 100)
+        expect(line).to_contain_text(f"reads the leak: {said} of its attention")
         expect(mark).to_be_visible()
         share = float(mark.evaluate("(el) => getComputedStyle(el).getPropertyValue('--share')"))
         assert share == pytest.approx(learned["future_leak"], abs=1e-4)

@@ -2,8 +2,9 @@
 // and under the five per-row bugs of the mask bug zoo (off by one either way, transposed, masked after the
 // softmax, added as +1). The decoder is figure 7's language model trained with −∞; the chosen mask replaces its
 // own in every layer. A heatmap per layer and head with the future outlined, the Future leak meter with its
-// per-row break-down, and what the mask does, told with this decoder's own numbers. Below, the zoo's two bugs
-// that are not a mask mode: a padded batch's NaN rows, and finite mask values in low precision.
+// per-row break-down (folded), and what the mask does, told with this decoder's own numbers. In a fold below,
+// the zoo's two bugs that are not a mask mode: a padded batch's NaN rows, and finite mask values in low
+// precision, fetched once the fold is opened.
 //
 // Data flows one way: state (from the URL) -> one fetch of /api/lm/attention -> draw. A change of mask keeps
 // the heatmaps and only rewrites each cell's fill-opacity, so CSS animates the change. The maths is the
@@ -13,7 +14,7 @@ import { headColour, onSchemeChange } from "../lib/colours.js";
 import { counted as plural } from "../lib/counts.js";
 import { element } from "../lib/dom.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
-import { piecesNote } from "../lib/pieces.js";
+import { piecesNote, splitWords } from "../lib/pieces.js";
 import { parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
 import { WidthWatch } from "../lib/width-watch.js";
@@ -53,7 +54,7 @@ const START = "<s>"; // the start token the decoder reads before the first word
 const PARTS = [
   ..."sentence pieces dock-leak drawing meter meter-fill meter-yardstick meter-value meter-learned learned".split(" "),
   ..."yardstick rows rows-foot table explain compare code".split(" "),
-  ..."pad-about pad-count pad-maps pad-explain precision-about precision precision-explain".split(" "),
+  ..."zoo pad-about pad-count pad-maps pad-explain precision-about precision precision-explain".split(" "),
 ];
 
 /** A percentage as the page writes it: exact 0 stays "0%", anything above it never rounds down to 0; a share
@@ -122,6 +123,9 @@ function weightedRows(weights) {
 }
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+/** Whether the heatmaps write each row's sum: only where the mask leaves rows that do not sum to 1 (a NaN row
+ * is written NaN in its cells). */
+const sumsShown = (data) => data.mask === "after_softmax";
 const maxOf = (rows, f) => rows.reduce((best, r) => (!best || f(r) > f(best) ? r : best), null);
 const list = (xs) => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
 
@@ -139,15 +143,15 @@ function hidesSelfText(data) {
   const kept = weightedRows(weights).length;
   const total = weights.length * weights[0].length * n;
   return (
-    "Off by one: triu(ones, diagonal=0) hides the diagonal as well as the future, so each word loses " +
-    `itself. The first row has nothing to see: all its scores are −∞, and its softmax divides 0 by 0: NaN. ` +
+    "Off by one: the diagonal is hidden with the future, so each word loses itself. The first row has " +
+    "nothing to see: all its scores are −∞, and its softmax divides 0 by 0: NaN. " +
     `NaN rows: ${layers.join("; ")}.` +
     (spread
       ? " Position 0's output is NaN, so in the next layer its key and value are NaN, and every row that " +
         "looks at it is NaN too."
       : "") +
-    ` The meter averages the ${kept} of ${total} rows that have weights: none of them looks ahead, and the ` +
-    "decoder is broken all the same."
+    ` The meter averages the ${kept} of ${total} rows that have weights: none looks ahead, and the decoder is ` +
+    "broken all the same."
   );
 }
 
@@ -161,8 +165,8 @@ function nextWordText(data) {
   const top = maxOf(rows, next);
   const mean = sum(rows.map(next)) / rows.length;
   return (
-    "Off by one: triu(ones, diagonal=2) starts hiding two words ahead, so each row i still sees word i+1, " +
-    `the very word it is meant to predict. Here row i puts ${formatPercent(mean * 100)} on word i+1 on ` +
+    "Off by one: the mask starts two words ahead, so each row i still sees word i+1, the very word it is " +
+    `meant to predict. Here row i puts ${formatPercent(mean * 100)} on word i+1 on ` +
     `average (at most ${formatPercent(next(top) * 100)}, in the row of ${quote(tokens[top.i])} in ` +
     `${mapName(top.l, top.h)}, on ${quote(tokens[top.i + 1])}) and ` +
     `${beyond === 0 ? "exactly 0" : `at most ${num(beyond)}`} on any word beyond it: the quiet cheat.`
@@ -178,10 +182,9 @@ function transposedText(data) {
   const last = Math.min(...rows.filter((r) => r.i === n - 1).map((r) => r.row[n - 1]));
   const { l, h, i, share } = leakiestRow(shares, n);
   return (
-    "Transposed: tril(ones, diagonal=−1) where triu(ones, diagonal=1) was meant hides the past instead of " +
-    `the future. Every word sees only itself and the words after it (${past === 0 ? "exactly 0" : `at most ${num(past)}`} ` +
-    `on earlier ones): the start token sees all ${n} positions, and the last word only itself, with weight ` +
-    `${num(last)}. The row of ${quote(tokens[i])} in ${mapName(l, h)} puts ${pct(share)} on later words.`
+    "Transposed: the past is hidden instead of the future. Every word sees only itself and the words after " +
+    `it (${past === 0 ? "exactly 0" : `at most ${num(past)}`} on earlier ones); the last word sees only itself, ` +
+    `with weight ${num(last)}. The row of ${quote(tokens[i])} in ${mapName(l, h)} puts ${pct(share)} on later words.`
   );
 }
 
@@ -195,14 +198,10 @@ function afterSoftmaxText(data) {
   const least = maxOf(early, (r) => -total(r));
   const lo = total(least);
   const hi = Math.max(...early.map(total));
-  const last = rows.filter((r) => r.i === n - 1).map(total);
-  const [low, high] = [num(Math.min(...last)), num(Math.max(...last))]; // as written: equal up to rounding
-  const lastText = low === high ? low : `${low}–${high}`;
   return (
-    "Masked after the softmax: each row's future weights are set to 0, but the row is not renormalised, so " +
-    `the rows with later positions sum to ${num(lo)}–${num(hi)}, not 1 (the last row, with nothing after it, ` +
-    `sums to ${lastText}). Nothing is read from the future, so the meter reads ${pct(data.future_leak)}; but ` +
-    `each word's output is its row's weighted sum, shrunk with it: the row of ${quote(tokens[least.i])} in ` +
+    "Masked after the softmax: the future's weights are set to 0 but the row is not renormalised, so the " +
+    `rows with later positions sum to ${num(lo)}–${num(hi)}, not 1 (the row sums). Nothing is read from ` +
+    `the future, but each word's output shrinks with its row: the row of ${quote(tokens[least.i])} in ` +
     `${mapName(least.l, least.h)} keeps ${formatPercent(lo * 100)} of its attention.`
   );
 }
@@ -218,13 +217,12 @@ function additiveText(data) {
   const unmasked = Math.exp(s[j] - s[i]); // e^{s_j − s_i}: what no mask makes of w_j / w_i
   const here = w[j] / w[i];
   return (
-    "Added, not filled: scores + triu(ones, diagonal=1) adds True as 1, so each future score goes up by 1 " +
-    "instead of down to −∞, and e^{s+1} = e · e^{s}. In the row of " +
+    "Added, not filled: True adds as 1, so each future score goes up by 1 instead of down to −∞, and " +
+    "e^{s+1} = e · e^{s}. In the row of " +
     `${quote(tokens[i])} in ${mapName(l, h)}, the next word ${quote(tokens[j])} scores ${s[j].toFixed(2)} ` +
     `and ${quote(tokens[i])} itself ${s[i].toFixed(2)}: no mask would weigh them e^{${(s[j] - s[i]).toFixed(2)}} = ` +
-    `${num(unmasked)} to 1; here they get ${num(here)} to 1, ${num(here / unmasked, 4)} times as much. So the ` +
-    "future gets e = 2.718… times the weight, next to the earlier words, that no mask gives it: " +
-    `${pct(share)} of this row.`
+    `${num(unmasked)} to 1; here they get ${num(here)} to 1, ${num(here / unmasked, 4)} times as much. Every ` +
+    `later word gets e times its unmasked weight, next to the earlier ones: ${pct(share)} of this row.`
   );
 }
 
@@ -254,6 +252,8 @@ export class MaskLab extends Widget {
       staleOn: ["leak", "dock-leak", "drawing", "panels"], // the meters and the panels' numbers are the answer's too
     });
     this.maxChars = maxChars;
+    this.maxWords = decoder.maxWords;
+    this.el.pieces.setAttribute("aria-live", "polite"); // the Sentence's hint says which words are read in pieces
     this.trainedWith = decoder.trainedWith ?? []; // the masks a model of figure 7 was trained with
     this.modes = [...figure.querySelectorAll('[data-part="mode"]')];
     this.maps = []; // one Heatmap per layer and head, kept while the tokens stay the same
@@ -275,8 +275,8 @@ export class MaskLab extends Widget {
       if (this.data) this.draw(this.data, true);
       if (this.zoo) this.showZoo(this.zoo);
     });
+    this.el.zoo.addEventListener("toggle", () => this.el.zoo.open && this.fetchZoo());
     this.fetch();
-    this.fetchZoo();
   }
 
   // ---- state -------------------------------------------------------------------------------------------
@@ -285,7 +285,7 @@ export class MaskLab extends Widget {
     const before = this.setState(patch);
     this.showControls();
     this.fetch();
-    if (before.sentence !== this.state.sentence) this.fetchZoo();
+    if (before.sentence !== this.state.sentence && this.el.zoo.open) this.fetchZoo();
   }
 
   /** The radios and the explanation table's highlighted column (a bug's column shown only while it is
@@ -324,13 +324,16 @@ export class MaskLab extends Widget {
 
   /** Build the heatmaps when the tokens changed (or `rebuild`), then write this answer's numbers into them. */
   draw(data, rebuild) {
-    const shape = `${data.weights.length}|${data.weights[0].length}|${data.tokens.join(" ")}`;
+    const shape = `${data.weights.length}|${data.weights[0].length}|${sumsShown(data)}|${data.tokens.join(" ")}`;
     if (rebuild || shape !== this.shape) this.build(data);
     this.shape = shape;
     let k = 0;
     for (const heads of data.weights) for (const w of heads) this.maps[k++].update(w); // null: NaN, drawn grey
     this.el.drawing.dataset.mask = data.mask;
-    this.el.pieces.textContent = piecesNote(data.tokens, data.word_index, data.words);
+    // The Sentence's hint: the decoder's limit, and which words it reads in pieces when any is.
+    const split = splitWords(data.tokens, data.word_index, data.words).length;
+    const note = split ? ` ${piecesNote(data.tokens, data.word_index, data.words)}` : "";
+    this.el.pieces.textContent = `Up to ${this.maxWords} words.${note}`;
     this.showMeter(data);
     this.showLearned();
     this.showExplanation(data);
@@ -359,8 +362,8 @@ export class MaskLab extends Widget {
       return;
     }
     const said = (share) =>
-      `A decoder trained ${TRAINED_WITH[mask]} (${figure}) learns to read what leaks: on this sentence it ` +
-      `puts ${share} of its attention on the future (the dotted mark).`;
+      `Dotted mark: a decoder trained ${TRAINED_WITH[mask]} (${figure}) reads the leak: ${share} of its attention ` +
+      "here.";
     line.textContent = said("…");
     const params = new URLSearchParams({ model: mask, sentence });
     this.api.get(`/api/lm/attention?${params}`).then(
@@ -382,7 +385,8 @@ export class MaskLab extends Widget {
     const heads = weights[0].length;
     const width = this.width?.px || 640;
     const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
-    const extra = labelRoom(tokens, 12, font) + 40; // row labels and the row-sum column
+    const rowSums = sumsShown(data);
+    const extra = labelRoom(tokens, 12, font) + (rowSums ? 40 : 8); // row labels and the row-sum column
     // A line per layer, its heads side by side while their cells stay big enough to write each weight in
     // (26 px); on a phone, one heatmap across the full width rather than two at half of it.
     const { cell } = fitCells(width, n, heads, { extra, maxCell: 40, minCell: 5, prefer: 26 });
@@ -397,7 +401,7 @@ export class MaskLab extends Widget {
           title: `Layer ${l + 1}, head ${h + 1}`,
           font,
           outlineFuture: true,
-          rowSums: true,
+          rowSums,
           values: true,
           className: "heatmap--mask",
           label: `Layer ${l + 1}, head ${h + 1}: a row per query position, a column per key position`,
@@ -408,19 +412,13 @@ export class MaskLab extends Widget {
         this.maps.push(map);
       }),
     );
-    const start = tokens[0] === START ? ` ${START} is the start token the decoder reads before your first word.` : "";
-    const legend = element(
-      "p",
-      "heatmap-axes",
-      "Rows: the position asking (query). Columns: the position looked at (key). A softmax row sums to 1. " +
-        `Dashed outline: the future, every key after its query.${start} Grey “NaN”: a row with no weights.`,
-    );
+    const start = tokens[0] === START ? ` ${START} is the start token.` : "";
+    const legend = element("p", "heatmap-axes", `Dashed: the future, every key after its query.${start}`);
     this.el.drawing.replaceChildren(legend, grid);
     const maps = weights.length * heads;
     this.el.rowsFoot.textContent =
-      `Mean over the ${plural(weights.length, "layer")} × ${plural(heads, "head")} (${maps} maps). The thin ` +
-      "mark on each bar is the share uniform attention would give: position i of n would put (n−1−i)/n on " +
-      "later positions.";
+      `Mean over the ${plural(weights.length, "layer")} × ${plural(heads, "head")} (${maps} maps). Thin ` +
+      "mark: uniform attention's share, (n−1−i)/n for position i of n.";
 
     // The per-row list: one item per query position, rebuilt with the heatmaps. The thin mark on each bar is
     // the share uniform attention would give position i of n: (n−1−i)/n.
@@ -456,13 +454,9 @@ export class MaskLab extends Widget {
     this.el.dockLeak.textContent = `· future leak ${text}`;
     const uniform = uniformLeak(n);
     this.el.meterYardstick.style.setProperty("--share", String(uniform));
-    const pieces = (data.words?.length ?? n - 1) === n - 1 ? "" : ` in ${n - 1} pieces`;
-    const words =
-      data.tokens[0] === START ? ` (the start token and your ${plural(data.words?.length ?? n - 1, "word")}${pieces})` : "";
     this.el.yardstick.textContent =
-      `Yardstick: if every position spread its attention evenly over all n = ${n} positions${words}, the ` +
-      `average share on later ones would be (n−1)/(2n) = ${n - 1}/${2 * n} = ${formatPercent(uniform * 100)}: ` +
-      "the thin mark on the meter.";
+      `Share of attention on later positions. Thin mark: even attention over n = ${n} positions, ` +
+      `(n−1)/(2n) = ${n - 1}/${2 * n} = ${formatPercent(uniform * 100)}.`;
 
     data.row_future_shares.forEach((share, i) => {
       const item = this.rowItems[i];
@@ -490,19 +484,16 @@ export class MaskLab extends Widget {
       const most = Math.max(...shares.flat(2));
       const cells = most === 0 ? `exactly 0 in all ${maps} maps` : `at most ${num(most)}`;
       text =
-        "−∞: each future score becomes −∞ before the softmax, and e^{−∞} = 0, so every cell above the " +
-        `diagonal is ${cells}, and each row shares its 1 among the positions so far. This is the mask the ` +
-        "decoder was trained with, and the one it writes with.";
+        `−∞: e^{−∞} = 0, so every cell above the diagonal is ${cells}, and each row shares its 1 among the ` +
+        "positions so far.";
     } else {
       const { l, h, i, share } = leakiestRow(shares, n);
       const later = n - 1 - i;
       const where = `the row of ${quote(tokens[i])} in ${mapName(l, h)}`;
       if (mask === "none") {
         text =
-          "No mask: every position may look at the ones after it. This decoder was trained with −∞, so the " +
-          `scores it gives later words never counted in training; unmasked, they still take ` +
-          `${formatPercent(share * 100)} of ${where}, and each position's guess at the next word can now ` +
-          "read that very word.";
+          "No mask: in training, −∞ hid later words, so their scores never counted; unmasked, they take " +
+          `${formatPercent(share * 100)} of ${where}: its guess at the next word can read that word.`;
       } else {
         // The row's own numbers: the scores of the keys it may see, and the sum Σ that each later e^0 = 1
         // is divided by (the softmax of the masked row: e^s for each visible key, 1 for each later one).
@@ -513,13 +504,12 @@ export class MaskLab extends Widget {
         const visible = i === 0 ? "its only visible key (itself) scores" : `its ${i + 1} visible keys score up to`;
         const score = top.toFixed(2); // to two decimals: e^score below, at three digits, is as written
         text =
-          "×0: the future scores are set to 0, not removed. The softmax turns a 0 into e^{0} = 1, so every " +
-          `later position still gets a share, and the same share. In ${where}, ${visible} ${score}, and ` +
-          `e^{${score}} = ${num(Math.exp(top))}; each of its ${plural(later, "later position")} adds e^{0} = ` +
-          `1 to the row's sum Σ = ${num(total)} and gets 1/Σ = ${num(each)}, ${formatPercent(share * 100)} ` +
-          "together. The larger a decoder's scores for what it may see, the smaller that share, but never 0: " +
-          `were those scores 0 as well, the later positions would get ${later}/${n} = ` +
-          `${formatPercent((later / n) * 100)}. Only e^{−∞} = 0 removes them.`;
+          "×0: the future scores become 0, not −∞, and e^{0} = 1, so every later position gets the same share. " +
+          `In ${where}, ${visible} ${score}, and e^{${score}} = ${num(Math.exp(top))}; each of its ` +
+          `${plural(later, "later position")} adds e^{0} = 1 to the row's sum Σ = ${num(total)} and gets 1/Σ = ` +
+          `${num(each)}, ${formatPercent(share * 100)} together. Larger visible scores shrink that share, never ` +
+          `to 0: were they 0 as well, the later positions would get ${later}/${n} = ` +
+          `${formatPercent((later / n) * 100)}.`;
       }
     }
     setWithPowers(this.el.explain, text);
