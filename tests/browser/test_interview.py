@@ -22,13 +22,34 @@ def open_interview(page: Page, query: str = "") -> Locator:
     """Open figure 7 (its own page, with `query`) and wait for its curves, predictions and fingerprints."""
     figure = open_figure(page, "interview", query)
     expect(figure.locator("svg.lm-curves__chart")).to_be_visible()
-    expect(read_write(figure).get_by_role("table")).to_have_count(len(SHORT))
+    expect(summary(figure).locator("tbody tr")).to_have_count(len(SHORT))
     expect(figure.locator(".lm-model[data-model=none] svg.heatmap").first).to_be_visible()
     return figure
 
 
 def read_write(figure: Locator) -> Locator:
     return figure.get_by_role("region", name="Reading the answer versus writing alone")
+
+
+def summary(figure: Locator) -> Locator:
+    """The reading-versus-writing summary: a row per model."""
+    return read_write(figure).get_by_role("table", name="Next words right, reading versus writing alone")
+
+
+def open_fold(region: Locator, name: str) -> None:
+    """Open the fold of `region` whose summary says `name`, from the keyboard."""
+    fold = region.locator("details.fold", has=region.page.get_by_text(name, exact=True))
+    expect(fold).not_to_have_attribute("open", "")  # folded until asked
+    fold.locator("summary").focus()
+    region.page.keyboard.press("Enter")
+    expect(fold).to_have_attribute("open", "")
+
+
+def every_word(figure: Locator) -> Locator:
+    """The reading-versus-writing panel with its fold of every prediction open."""
+    region = read_write(figure)
+    open_fold(region, "Every next word, model by model")
+    return region
 
 
 def card(figure: Locator, mask: str) -> Locator:
@@ -66,7 +87,7 @@ def test_every_models_loss_curves_are_drawn_and_labelled(watched_page):
         expect(group.locator("path[data-kind=train]")).to_have_count(1)
         expect(group.locator("path[data-kind=validation]")).to_have_count(1)
         label = chart.locator(f".lm-curves__label[data-model={model['mask']}]")
-        expect(label).to_have_text(re.compile(f"^{re.escape(SHORT[model['mask']])} "))
+        expect(label).to_have_text(f"{SHORT[model['mask']]} {loss(model['final_validation'])}")
     expect(chart.locator(".lm-curves__line")).to_have_count(2 * len(SHORT))
     # the lowest curves are drawn last, on top: the off-by-one model's, which the story calls lowest, was
     # once hidden under the no-mask model's where the two end together
@@ -83,21 +104,39 @@ def test_every_models_loss_curves_are_drawn_and_labelled(watched_page):
     cheat, unmasked = by["next_word"], by["none"]
     model = figure.get_by_role("region", name=cheat["label"], exact=True)
     expect(model.get_by_role("button", name="Generate samples (off-by-one)")).to_be_visible()
-    final = f"{loss(cheat['final_train'])} (training), {loss(cheat['final_validation'])} (validation)"
-    share = f"{pct(cheat['grammatical_share'])} of {cheat['samples_measured']}"
     stats = model.locator(".lm-model__stats")
-    expect(stats).to_contain_text(f"final loss {final}; {share} sampled sentences grammatical")
+    expect(stats).to_have_text(f"Its recorded sentences: {pct(cheat['grammatical_share'])} grammatical.")
+    # How many sentences each model sampled for that share, said once for every card (all alike here).
+    assert len({m["samples_measured"] for m in record["models"]}) == 1
+    expect(figure.locator("[data-part=models-note]")).to_contain_text(
+        f"each model sampled {cheat['samples_measured']} sentences from “{record['prompt']}”"
+    )
+    every_word(figure)
     expect(read_write(figure).get_by_role("region", name="off-by-one", exact=True)).to_be_visible()
-    # The curves in words, from the record: four models, and the off-by-one loss set beside no mask's.
+    # The curves in words, from the record: loss alone flatters the broken models, and the off-by-one loss set
+    # beside no mask's, in words (the numbers are the labels').
     story = figure.locator("[data-part=curves-text]")
-    expect(story).to_contain_text("Final validation loss")
     if all(m["final_validation"] <= by["neg_inf"]["final_validation"] for m in record["models"]):
         broken = {2: "two", 3: "three"}[len(record["models"]) - 1]
         expect(story).to_contain_text(f"By loss alone the {broken} broken models look best")
     a, b = loss(cheat["final_validation"]), loss(unmasked["final_validation"])
     lower = cheat["final_validation"] < unmasked["final_validation"]
-    compared = "the same as" if a == b else "below" if lower else "above"
-    expect(story).to_contain_text(f"its model's validation loss, {a}, is {compared} the no mask model's {b}")
+    compared = "level with" if a == b else "below" if lower else "above"
+    expect(story).to_contain_text(f"its loss ends {compared} no mask's.")
+    # Each final validation loss is stated once, on its curve's label; the fold under the chart holds the
+    # record's table of both final losses.
+    shown = figure.inner_text()
+    for m in record["models"]:
+        assert shown.count(loss(m["final_validation"])) == 1, (m["mask"], shown)
+    losses = figure.get_by_role("region", name="Training and validation loss")
+    open_fold(losses, "Every model's final losses, and where they come from")
+    table = losses.get_by_role("table", name="Final loss, as recorded at the end of training")
+    for m in record["models"]:
+        row = table.locator(f"tr[data-model={m['mask']}]")
+        expect(row.locator("th")).to_have_text(SHORT[m["mask"]])
+        expect(row.locator("td")).to_have_text([loss(m["final_train"]), loss(m["final_validation"])])
+    sizes = f"{record['layers']} layers of {record['heads']} heads, width {record['d_model']}"
+    expect(losses.locator("[data-part=model-size]")).to_contain_text(sizes)
 
 
 def test_generate_samples_shows_marked_sentences(watched_page):
@@ -161,7 +200,7 @@ def test_fingerprints_show_each_mask(watched_page):
             assert np.allclose(head[i, i + 1 :], head[i, i + 1], rtol=1e-6), (i, head[i])
     unmasked = np.array(weights["none"])
     assert unmasked[:, future].max() > 0.3
-    expect(card(figure, "neg_inf").locator(".fingerprint__title")).to_contain_text("future leak 0%")
+    expect(card(figure, "neg_inf").locator(".fingerprint__title")).to_contain_text("Future leak 0%")
     # Off by one: of the future, only the next word (j = i + 1) gets weight, and it gets some in every row.
     cheat = np.array(weights["next_word"])
     assert np.all(cheat[:, np.triu(np.ones((n, n), dtype=bool), k=2)] == 0)
@@ -169,6 +208,12 @@ def test_fingerprints_show_each_mask(watched_page):
     expect(card(figure, "next_word").locator(".fingerprint__title")).to_contain_text(
         "(100% of it on the very next word)"
     )
+    # Small multiples: a card's maps share the first one's rows and columns, so only the first is labelled.
+    for mask in SHORT:
+        labels = card(figure, mask).locator(".fingerprint__map .heatmap__label")
+        visible = labels.evaluate_all("ls => ls.map((l) => l.checkVisibility())")
+        first = card(figure, mask).locator(".fingerprint__map").first.locator(".heatmap__label")
+        assert sum(visible) == first.count() == 2 * n, (mask, sum(visible))
 
 
 def test_a_character_no_piece_spells_shows_the_server_detail(watched_page):
@@ -240,28 +285,43 @@ def shown(word: str) -> str:
     return "(end)" if word == "</s>" else word
 
 
-def test_each_model_reads_and_writes_side_by_side_beside_its_recorded_loss(watched_page):
-    """The side-by-side view: per model its recorded losses, its score reading the sentence (teacher forcing)
-    and writing alone (free running), and every prediction both ways, all as the server computed them."""
+def test_each_model_reads_and_writes_side_by_side(watched_page):
+    """The side-by-side view: per model, how many next words it gets right reading the sentence (teacher
+    forcing) and writing alone (free running), and what it writes alone; folded, its loss on the sentence and
+    every prediction both ways, all as the server computed them."""
     page, _ = watched_page
     figure = open_interview(page)
     sentence = figure.get_by_role("textbox", name="Sentence").input_value()
     answer = get_json(page, f"/api/lm/predictions?{urlencode({'sentence': sentence})}")
     n = answer["positions"]
     region = read_write(figure)
+    expect(region.locator("[data-part=read-write-lead]")).to_have_text(
+        f"Of the sentence's {n} next words (the end included), how many each model gets right:"
+    )
+    rows = summary(figure).locator("tbody tr")
+    expect(rows.locator("th")).to_have_text([SHORT[m["model"]] for m in answer["models"]])
+    for m in answer["models"]:
+        row = summary(figure).locator(f"tr[data-model={m['model']}]")
+        for key in ("teacher_forced", "free_running"):
+            expect(row.locator(f"td[data-reading={key}]")).to_have_text(str(m[key]["right"]))
+        written = row.locator(".rw-written")
+        expect(written).to_contain_text(" ".join(m["written"]))
+        expect(written).to_have_attribute("data-grammatical", str(m["written_grammatical"]).lower())
+        verdict = (
+            "a sentence the grammar accepts" if m["written_grammatical"] else "not a sentence of the grammar"
+        )
+        expect(written.get_by_role("img")).to_have_accessible_name(verdict)
+
+    every_word(figure)
     for m in answer["models"]:
         name = SHORT[m["model"]]
         column = region.get_by_role("region", name=name, exact=True)
-        expect(column.locator(".rw-model__record")).to_have_text(
-            f"Recorded loss: training {loss(m['final_train'])}, validation {loss(m['final_validation'])}"
+        f, w = m["teacher_forced"], m["free_running"]
+        expect(column.locator(".rw-model__detail")).to_have_text(
+            f"Loss on the sentence: {loss(f['loss'])} reading, {loss(w['loss'])} writing alone. "
+            f"Guesses the grammar allows: {f['allowed_count']} of {f['judged']} reading, "
+            f"{w['allowed_count']} of {w['judged']} writing alone."
         )
-        for key in ("teacher_forced", "free_running"):
-            reading = m[key]
-            box = column.locator(f".rw-score[data-reading={key}]")
-            expect(box.locator(".rw-score__value")).to_have_text(
-                f"{reading['right']} of {n} right ({pct(reading['accuracy'])})"
-            )
-            expect(box.locator(".rw-score__loss")).to_have_text(f"loss {loss(reading['loss'])}")
         table = column.get_by_role(
             "table", name=f"{name}: the next word at each position, reading versus writing"
         )
@@ -285,29 +345,25 @@ def test_each_model_reads_and_writes_side_by_side_beside_its_recorded_loss(watch
     assert zero["teacher_forced"]["accuracy"] - zero["free_running"]["accuracy"] >= 0.5
     assert honest["same"] == n
     text = region.locator("[data-part=read-write-text]")
-    for mask in ("zero", "next_word", "none"):
-        f, w = by[mask]["teacher_forced"], by[mask]["free_running"]
-        ends = w["predicted"].count("</s>")
-        stops = f"; writing alone, it guesses the end of the sentence at {ends} of {n} positions"
-        expect(text).to_contain_text(
-            f"The {SHORT[mask]} model gets {f['right']} of {n} right ({pct(f['accuracy'])}) when it can read "
-            f"them and {w['right']} of {n} ({pct(w['accuracy'])}) when it writes alone; its loss on the "
-            f"sentence goes from {loss(f['loss'])} to {loss(w['loss'])}{stops if ends > 1 else ''}."
-        )
-    right = honest["teacher_forced"]["right"]
-    expect(text).to_contain_text(f"The −∞ model gets {right} of {n} right both ways")
-    # Step one: both losses are low for every model, so this is not overfitting; said from the record.
+    expect(text).to_contain_text("−∞ guesses the same words both ways: it cannot read ahead.")
+    helped = [
+        SHORT[k]
+        for k in ("zero", "next_word", "none")
+        if by[k]["teacher_forced"]["right"] > by[k]["free_running"]["right"]
+    ]
+    assert helped == ["×0", "off-by-one", "no mask"]
+    expect(text).to_contain_text("×0, off-by-one and no mask get more right reading than writing alone")
+    # Step one: both losses are low for every model, so this is not overfitting; said from the record, on the
+    # loss panel.
     widest = max(answer["models"], key=lambda m: abs(m["validation_gap"]))
-    overfitting = region.locator("[data-part=overfitting]")
-    expect(overfitting).to_contain_text("is it overfitting?")
-    expect(overfitting).to_contain_text(
-        f"The widest gap is {loss(abs(widest['validation_gap']))} ({SHORT[widest['model']]})"
+    overfitting = figure.get_by_role("region", name="Training and validation loss").locator(
+        "[data-part=overfitting]"
     )
-    for m in answer["models"]:
-        expect(overfitting).to_contain_text(
-            f"{SHORT[m['model']]} {loss(m['final_train'])} and {loss(m['final_validation'])}"
-        )
-    expect(region).to_contain_text("computed live on the server")
+    expect(overfitting).to_have_text(
+        "Overfitting? No: each model's final training and validation losses differ by at most "
+        f"{loss(abs(widest['validation_gap']))} ({SHORT[widest['model']]})."
+    )
+    expect(region).to_contain_text("Computed live on the server")
 
 
 def test_a_new_sentence_is_read_and_written_again(watched_page):
@@ -316,13 +372,13 @@ def test_a_new_sentence_is_read_and_written_again(watched_page):
     figure.get_by_role("textbox", name="Sentence").fill("her cat ran")
     region = read_write(figure)
     expect(region).to_have_attribute("data-sentence", "her cat ran")
-    table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
-    expect(table.locator("tbody th")).to_have_text(["her", "cat", "ran", "(end)"])
     answer = get_json(page, "/api/lm/predictions?sentence=her+cat+ran")
     written = answer["models"][0]["written"]
-    expect(region.get_by_role("region", name="−∞", exact=True).locator(".rw-model__written")).to_contain_text(
-        " ".join(written)
-    )
+    expect(summary(figure).get_by_role("columnheader").last).to_have_text("what it writes alone after “her”")
+    expect(summary(figure).locator("tr[data-model=neg_inf] .rw-written")).to_contain_text(" ".join(written))
+    every_word(figure)
+    table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
+    expect(table.locator("tbody th")).to_have_text(["her", "cat", "ran", "(end)"])
 
 
 @pytest.mark.parametrize("width", [pytest.param(1280, marks=pytest.mark.sweep), 390])
@@ -351,10 +407,11 @@ def test_a_sentence_with_words_in_pieces_is_read_piece_by_piece_and_says_so(watc
     figure.get_by_role("textbox", name="Sentence").fill(sentence)
     region = read_write(figure)
     expect(region).to_have_attribute("data-sentence", sentence)
-    table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
-    expect(table.locator("tbody th")).to_have_text([*pieces, "(end)"])
-    text = region.locator("[data-part=read-write-text]")
+    text = region.locator("[data-part=read-write-lead]")
     words, n = len(sentence.split()), answer["positions"]
-    expect(text).to_contain_text(f"({n} next tokens: its {words} words in {len(pieces)} pieces, and the end)")
+    expect(text).to_contain_text(f"{n} next tokens (its {words} words in {len(pieces)} pieces, and the end)")
     neighbour = [p for p, w in zip(pieces, answer["word_index"][1:], strict=True) if w == 1]
     expect(text).to_contain_text(f"“neighbour” as {' · '.join(neighbour)}")
+    every_word(figure)
+    table = region.get_by_role("table", name="×0: the next word at each position, reading versus writing")
+    expect(table.locator("tbody th")).to_have_text([*pieces, "(end)"])

@@ -1,22 +1,26 @@
-// Figure 7's model cards: per model, its final losses and grammatical share, a button that has it write
-// sentences (each checked by the grammar), and its attention on the reader's sentence, one heatmap per head
-// with the future (above the diagonal) outlined.
+// Figure 7's model cards: per model, the share of its recorded sentences the grammar accepts, a button that has
+// it write sentences (each checked by the grammar), and its attention on the reader's sentence, one heatmap per
+// head with the future (above the diagonal) outlined, in a row that scrolls sideways on a narrow screen. The
+// cards' one note says once what every card shares.
 
 import { element } from "../../lib/dom.js";
-import { fitCells, Heatmap, labelRoom } from "../../lib/heatmap.js";
-import { formatLoss } from "../../lib/log-axis.js";
+import { Heatmap, labelRoom } from "../../lib/heatmap.js";
 import { clear } from "../../lib/svg.js";
 import { modelColour, pct, SHORT } from "./names.js";
 
 const LABEL_PX = 11; // the smallest text the page draws; a heatmap's labels are 0.8 of its cell
+const MAX_CELL = 16; // px: a card's maps grow no bigger than this on a wide screen
+const GAP_PX = 12; // between two maps (interview.css .fingerprint__maps)
 
 /**
- * Fill `list` with a card per model of `models` (the /api/lm answer `lm`'s); a press of a card's button calls
- * `generate(mask)`. Returns the cards by mask: {section, button, status, samples, share, fingerprint, leak,
- * maps, busy}.
+ * Fill `list` with a card per model of `models` (the /api/lm answer `lm`'s), and `note` with what every card
+ * shares; a press of a card's button calls `generate(mask)`. Returns the cards by mask: {section, button,
+ * status, samples, share, fingerprint, leak, maps, busy}.
  */
-export function buildCards(list, lm, models, generate) {
+export function buildCards(list, note, lm, models, generate) {
   clear(list);
+  const counts = new Set(models.map((d) => d.samples_measured));
+  const oneCount = counts.size === 1 ? [...counts][0] : null; // said once in the note when every model shares it
   const cards = new Map();
   for (const d of models) {
     const id = `interview-model-${d.mask}`;
@@ -29,14 +33,8 @@ export function buildCards(list, lm, models, generate) {
     swatch.style.setProperty("--colour", modelColour(d.mask));
     swatch.setAttribute("aria-hidden", "true");
     title.append(swatch, d.label);
-    const stats = element(
-      "p",
-      "lm-model__stats",
-      `Recorded in training: final loss ${formatLoss(d.final_train)} (training), ` +
-        `${formatLoss(d.final_validation)} (validation); ${pct(d.grammatical_share)} of ` +
-        `${d.samples_measured} sampled sentences grammatical.`,
-    );
-    section.append(title, stats);
+    const recorded = oneCount === null ? `Its ${d.samples_measured} recorded sentences` : "Its recorded sentences";
+    const stats = element("p", "lm-model__stats", `${recorded}: ${pct(d.grammatical_share)} grammatical.`);
 
     const row = element("div", "lm-model__generate");
     const button = element("button", "button button--primary", `Generate samples (${SHORT[d.mask]})`);
@@ -51,25 +49,19 @@ export function buildCards(list, lm, models, generate) {
     samples.setAttribute("aria-label", `Sentences written by the ${SHORT[d.mask]} model`);
     const share = element("p", "samples__share");
     const fingerprint = element("div", "fingerprint");
-    const leak = element("p", "fingerprint__title", "Its attention on the sentence");
-    const key = element(
-      "p",
-      "fingerprint__key",
-      "In each map a row is a word reading, a column a word it reads; the outlined triangle is the future.",
-    );
+    const leak = element("p", "fingerprint__title", "Future leak");
     const maps = element("div", "heatmaps fingerprint__maps");
-    fingerprint.append(leak, key, maps);
-    section.append(row, samples, share, fingerprint);
+    maps.setAttribute("role", "group");
+    maps.setAttribute("aria-label", `The ${SHORT[d.mask]} model's attention, one map per head`);
+    fingerprint.append(leak, maps);
+    section.append(title, stats, row, samples, share, fingerprint);
     list.appendChild(section);
     cards.set(d.mask, { section, button, status, samples, share, fingerprint, leak, maps, busy: false });
   }
-  const note = element(
-    "p",
-    "lm-models__note",
-    `Each model: ${lm.layers} layers of ${lm.heads} heads, width ${lm.d_model}, ${lm.vocab_size} words. ` +
-      `Every sentence starts from the prompt “${lm.prompt}”.`,
-  );
-  list.prepend(note);
+  const written = oneCount === null ? "sentences" : `${oneCount} sentences`;
+  note.textContent =
+    `After training, each model sampled ${written} from “${lm.prompt}”. Its maps are its attention on the ` +
+    "sentence, one per head: a row is a word reading, a column a word read; the outlined triangle is the future.";
   return cards;
 }
 
@@ -101,40 +93,54 @@ export function drawSamples(card, answer, prompt) {
     `(${pct(answer.grammatical_share)}).`;
 }
 
-/** The /api/lm/attention answer `data` of model `mask` in `card`: a heatmap per layer and head, and its leak. */
+/**
+ * The /api/lm/attention answer `data` of model `mask` in `card`: a heatmap per layer and head, in one row, and
+ * its leak. The maps share their rows and columns, so only the first is labelled: the others' labels are
+ * hidden (interview.css) and the room they took is cut off, small multiples on one axis.
+ */
 export function drawFingerprint(card, mask, data, font) {
   const { tokens, weights } = data;
   const maps = weights.flatMap((heads, l) => heads.map((w, h) => ({ l, h, w })));
   const width = card.maps.clientWidth || 280;
-  // Cells of at least 14 px keep every word's label at 11 px or more; wide cards put fewer maps on a line
-  // rather than shrink them.
-  const extra = labelRoom(tokens, 12, font) + 4;
-  const narrow = width < 500;
+  // Cells of at least 14 px keep every word's label at 11 px or more; a row too long for the card scrolls
+  // sideways (interview.css) rather than shrink them. Only the first map has labels: the row needs their room
+  // once, then n cells (and a little slack) per map.
+  const extra = labelRoom(tokens, 12, font) + 4 + (maps.length - 1) * (GAP_PX + 6);
   const minCell = Math.ceil(LABEL_PX / 0.8);
-  const fit = { extra, gap: 12, minCell, maxCell: narrow ? minCell : 18, prefer: narrow ? minCell : 20 };
-  const { cell } = fitCells(width, tokens.length, maps.length, fit);
+  const cell = Math.max(minCell, Math.min(MAX_CELL, Math.floor((width - extra) / (maps.length * tokens.length))));
   const colour = modelColour(mask);
   clear(card.maps);
-  for (const { l, h, w } of maps) {
+  maps.forEach(({ l, h, w }, k) => {
     const map = new Heatmap({
       tokens,
       cell,
       colour,
-      title: `layer ${l + 1}, head ${h + 1}`,
       font,
       outlineFuture: true,
-      axes: false, // the card's key says which way rows and columns read
+      axes: false, // the cards' note says which way rows and columns read
       className: "heatmap--small",
       label: `${SHORT[mask]} model, layer ${l + 1}, head ${h + 1}: attention over the sentence`,
     });
     map.update(w);
     map.root.dataset.layer = String(l);
     map.root.dataset.head = String(h);
-    card.maps.appendChild(map.root);
-  }
+    const box = element("div", "fingerprint__map");
+    box.append(element("p", "fingerprint__map-title", `layer ${l + 1}, head ${h + 1}`), map.root);
+    if (k > 0) {
+      // Crop the room of the hidden labels: left of the grid, and the slanted labels' overhang right of it.
+      const { left, n, width: drawn } = map.geometry;
+      box.classList.add("fingerprint__map--bare");
+      map.root.style.setProperty("margin-left", `${-Math.floor(left - 2)}px`);
+      map.root.style.setProperty("margin-right", `${-Math.floor(drawn - left - n * cell - 2)}px`);
+    }
+    card.maps.appendChild(box);
+  });
+  // A row that scrolls sideways takes the focus, so the keyboard scrolls it too.
+  if (card.maps.scrollWidth > card.maps.clientWidth + 1) card.maps.tabIndex = 0;
+  else card.maps.removeAttribute("tabindex");
   const next = nextWordShare(weights);
   const where = next === null ? "" : ` (${pct(next)} of it on the very next word)`;
-  card.leak.textContent = `Its attention on the sentence: future leak ${pct(data.future_leak)}${where}`;
+  card.leak.textContent = `Future leak ${pct(data.future_leak)}${where}`;
   card.fingerprint.dataset.leak = String(data.future_leak);
 }
 

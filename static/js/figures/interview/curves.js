@@ -1,11 +1,12 @@
 // Figure 7's loss curves: every model's training (solid) and validation (dashed) loss on one log-scale chart,
-// each labelled at its end with its final validation loss, and what the curves and the samples say in words.
+// each labelled at its end with its final validation loss (the one place the figure states it); what the
+// curves say in words; and, for the fold, the record's final losses as a table.
 
 import { element } from "../../lib/dom.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
-import { countWord, modelColour, pct, SHORT } from "./names.js";
+import { countWord, modelColour, SHORT } from "./names.js";
 
 /** Round tick values from 0 to `max`: about `count` steps of 1, 2 or 5 × 10^k. */
 function niceTicks(max, count) {
@@ -28,8 +29,8 @@ function spreadLabels(items, gap, lo, hi) {
   return items;
 }
 
-/** Draw the curves of `models` (the /api/lm answer `lm`'s, in ORDER) into `box`, and their story into `text`. */
-export function drawCurves(box, text, lm, models) {
+/** Draw the curves of `models` (the /api/lm answer's, in ORDER) into `box`, and their story into `text`. */
+export function drawCurves(box, text, models) {
   clear(box);
   if (!models.length) return;
   const width = Math.max(280, Math.min(900, box.clientWidth || 600));
@@ -97,12 +98,12 @@ export function drawCurves(box, text, lm, models) {
   const dashed = element("span", "lm-curves__key lm-curves__key--validation", "validation");
   legend.append(solid, dashed, element("span", "", "labels: final validation loss"));
   box.appendChild(legend);
-  text.textContent = story(lm, models);
+  text.textContent = story(models);
 }
 
-/** The curves in words: every final validation loss, whether loss alone flatters the broken models, what the
- * off-by-one model's one word of future is worth, and how often each model's own sentences are grammatical. */
-function story(lm, models) {
+/** The curves in words, from the record: whether loss alone flatters the broken models, and what the
+ * off-by-one model's one word of future is worth. The numbers are on the chart's labels, not repeated here. */
+function story(models) {
   const honest = models.find((d) => d.mask === "neg_inf");
   const leaky = models.filter((d) => d.mask !== "neg_inf");
   if (!honest || !leaky.length) return "";
@@ -111,28 +112,41 @@ function story(lm, models) {
     leaky.length === 1
       ? "the broken model looks best: it can read the word it is asked to predict"
       : `the ${countWord(leaky.length)} broken models look best: they can read the word they are asked to predict`;
-  return (
-    `Final validation loss: ${models.map((d) => `${SHORT[d.mask]} ${formatLoss(d.final_validation)}`).join(", ")}. ` +
-    (below ? `By loss alone ${broken}. ` : "") +
-    oneWordOfFuture(models) +
-    `Sentences the grammar accepts when each model writes on its own from “${lm.prompt}” ` +
-    `(${honest.samples_measured} samples each): ` +
-    `${models.map((d) => `${SHORT[d.mask]} ${pct(d.grammatical_share)}`).join(", ")}.`
-  );
+  return (below ? `By loss alone ${broken}. ` : "") + oneWordOfFuture(models);
 }
 
 /** The quiet cheat in words, when the record holds both models: the off-by-one mask lets each word read only the
- * next one, and how its recorded validation loss compares with no mask's, which reads the whole future. */
+ * next one, and how its final validation loss compares with no mask's (as the chart's labels read). */
 function oneWordOfFuture(models) {
   const cheat = models.find((d) => d.mask === "next_word");
   const open = models.find((d) => d.mask === "none");
   if (!cheat || !open) return "";
   const [a, b] = [formatLoss(cheat.final_validation), formatLoss(open.final_validation)];
   const d = cheat.final_validation - open.final_validation;
-  const compared = a === b ? "the same as" : d < 0 ? "below" : "above"; // as the shown figures read
-  return (
-    `The ${SHORT.next_word} mask hides the future except one word, the next, and that word is the answer: ` +
-    `its model's validation loss, ${a}, is ${compared} the ${SHORT.none} model's ${b}, which reads every ` +
-    "later word. "
-  );
+  const compared = a === b ? "level with" : d < 0 ? "below" : "above";
+  return `The ${SHORT.next_word} mask shows one later word, the answer, and its loss ends ${compared} ${SHORT.none}'s.`;
+}
+
+/** The record's final losses of `models` as a table, for the fold under the chart. */
+export function drawLosses(box, models) {
+  clear(box);
+  const table = element("table", "lm-losses");
+  table.createCaption().textContent = "Final loss, as recorded at the end of training";
+  const head = element("tr");
+  for (const text of ["model", "training", "validation"]) {
+    const th = element("th", "", text);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  table.append(element("thead"), element("tbody"));
+  table.tHead.appendChild(head);
+  for (const d of models) {
+    const tr = element("tr");
+    tr.dataset.model = d.mask;
+    const th = element("th", "", SHORT[d.mask]);
+    th.scope = "row";
+    tr.append(th, element("td", "", formatLoss(d.final_train)), element("td", "", formatLoss(d.final_validation)));
+    table.tBodies[0].appendChild(tr);
+  }
+  box.appendChild(table);
 }

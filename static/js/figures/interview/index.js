@@ -1,5 +1,6 @@
 // Figure 7, the interview question: one tiny language model trained once per mask (−∞, ×0, off-by-one, no
-// mask: whichever the server lists, in names.js ORDER) with their loss curves (curves.js), live generations
+// mask: whichever the server lists, in names.js ORDER) with their loss curves (curves.js), each model's
+// guesses on the reader's sentence, reading it whole and writing alone (read-write.js), live generations
 // checked by the grammar and each model's attention fingerprint (cards.js); then the structural diagnosis
 // (diagnosis.js), where a reader uploads attention weights (or an example) and gets every head's causal verdict.
 //
@@ -14,10 +15,10 @@ import { clear } from "../../lib/svg.js";
 import { parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.js";
-import { drawCurves } from "./curves.js";
+import { drawCurves, drawLosses } from "./curves.js";
 import { drawDiagnosis } from "./diagnosis.js";
-import { drawReadWrite, marksKey, overfittingText, readWriteText } from "./read-write.js";
-import { ORDER, SHORT } from "./names.js";
+import { drawReadWrite, drawSummary, leadText, marksKey, overfittingText, readWriteText } from "./read-write.js";
+import { grouped, ORDER, SHORT } from "./names.js";
 
 const NAME = "interview";
 const DIAGNOSE = `${NAME}:diagnose`; // the channel of the diagnosis: a newer file supersedes an older one
@@ -26,8 +27,9 @@ const SAMPLE_COUNT = 5;
 const STRATEGIES = ["greedy", "sample"];
 // The figure's elements marked data-part (the strategy radios and the example buttons are found as lists).
 const PARTS = (
-  "busy curves curves-text sentence overfitting read-write read-write-key read-write-models read-write-text " +
-  "models diagnose drop file tokens example example-choice result result-heads"
+  "busy curves curves-text overfitting losses model-size sentence read-write read-write-lead read-write-summary " +
+  "read-write-key read-write-models read-write-text models-note models diagnose drop file tokens example " +
+  "example-choice result result-heads"
 ).split(" ");
 
 /** A seed for one press of a sampling button: every press asks a new question, so draws new sentences. */
@@ -78,7 +80,7 @@ export class Interview extends Widget {
 
   redrawAll() {
     if (!this.lm) return;
-    drawCurves(this.el.curves, this.el.curvesText, this.lm, this.models());
+    drawCurves(this.el.curves, this.el.curvesText, this.models());
     for (const [mask, data] of this.fingerprints) this.drawFingerprint(mask, data);
     if (this.diagnosis) this.drawDiagnosis();
   }
@@ -119,8 +121,13 @@ export class Interview extends Widget {
     this.loadPart("/api/lm", "lm", "loading the models…", (lm) => {
       this.lm = lm;
       this.errors.clear();
-      this.cards = buildCards(this.el.models, lm, this.models(), (mask) => this.generate(mask));
-      drawCurves(this.el.curves, this.el.curvesText, lm, this.models());
+      const models = this.models();
+      this.cards = buildCards(this.el.models, this.el.modelsNote, lm, models, (mask) => this.generate(mask));
+      drawCurves(this.el.curves, this.el.curvesText, models);
+      drawLosses(this.el.losses, models);
+      this.el.modelSize.textContent =
+        `Each model: ${lm.layers} layers of ${lm.heads} heads, width ${lm.d_model}, ${grouped(lm.vocab_size)} ` +
+        "tokens in its vocabulary.";
       this.loadSentence();
     });
   }
@@ -169,9 +176,11 @@ export class Interview extends Widget {
       this.predictions = data;
       this.el.readWrite.dataset.sentence = data.sentence.join(" ");
       this.el.overfitting.textContent = overfittingText(data);
+      this.el.readWriteLead.textContent = leadText(data);
+      drawSummary(this.el.readWriteSummary, data);
+      this.el.readWriteText.textContent = readWriteText(data);
       this.el.readWriteKey.textContent = marksKey();
       drawReadWrite(this.el.readWriteModels, data);
-      this.el.readWriteText.textContent = readWriteText(data);
     });
   }
 

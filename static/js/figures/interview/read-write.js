@@ -1,18 +1,19 @@
-// Figure 7's "reading versus writing" panel, drawn from a /api/lm/predictions answer: per model, its recorded
-// losses, how many of the sentence's next words it gets right when the whole sentence is its input (as in
-// training and validation) and when it sees only the words so far (as when it writes), a table of every
-// prediction both ways, and what it writes alone. Then the same in words, every number from the answer.
+// Figure 7's "reading versus writing" panel, drawn from a /api/lm/predictions answer. Shown: how many of the
+// sentence's next words each model gets right when the whole sentence is its input (as in training and
+// validation) and when it sees only the words so far (as when it writes), and what it writes alone, one row
+// per model; then what that says, in words. Folded: per model, its loss on the sentence and a table of every
+// prediction both ways. And the overfitting check of the loss panel, from the same answer.
 
 import { element } from "../../lib/dom.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { piecesNote } from "../../lib/pieces.js";
 import { clear } from "../../lib/svg.js";
-import { listed, modelColour, pct, SHORT } from "./names.js";
+import { listed, modelColour, SHORT } from "./names.js";
 
 const END = "</s>";
 const READINGS = [
-  { key: "teacher_forced", name: "Reading the sentence", column: "reading" },
-  { key: "free_running", name: "Writing alone", column: "writing alone" },
+  { key: "teacher_forced", name: "reading the sentence", column: "reading" },
+  { key: "free_running", name: "writing alone", column: "writing alone" },
 ];
 // A prediction's mark: the sentence's own word, another word the grammar allows there, one it forbids, or
 // (after words that begin no sentence of the grammar) nothing to judge by.
@@ -35,6 +36,16 @@ function kindOf(reading, t) {
   return reading.allowed[t] ? "allowed" : "wrong";
 }
 
+/** A model's name with its colour's swatch. */
+function modelName(tag, mask) {
+  const name = element(tag, "lm-model__title");
+  const swatch = element("span", "lm-model__swatch");
+  swatch.style.setProperty("--colour", modelColour(mask));
+  swatch.setAttribute("aria-hidden", "true");
+  name.append(swatch, SHORT[mask]);
+  return name;
+}
+
 /** A table cell holding `word` and its mark; the mark's meaning is in the cell's text for screen readers. */
 function predictionCell(word, kind) {
   const td = element("td", `rw-cell rw-cell--${kind}`);
@@ -44,19 +55,6 @@ function predictionCell(word, kind) {
   td.append(element("span", "rw-cell__word", shown(word)), " ", mark);
   td.appendChild(element("span", "visually-hidden", `(${MARKS[kind].said})`));
   return td;
-}
-
-/** One reading's score: k of n right, and the loss it gives on this sentence. */
-function score(reading, { key, name }, n) {
-  const box = element("div", `rw-score rw-score--${key}`);
-  box.dataset.reading = key;
-  const head = element("p", "rw-score__name", name);
-  const value = element("p", "rw-score__value");
-  value.append(element("strong", "", outOf(reading.right, n)), ` right (${pct(reading.accuracy)})`);
-  const allowed = element("p", "rw-score__allowed", `${outOf(reading.allowed_count, reading.judged)} allowed`);
-  const loss = element("p", "rw-score__loss", `loss ${formatLoss(reading.loss)}`);
-  box.append(head, value, allowed, loss);
-  return box;
 }
 
 /** The table of every position: the sentence's next word, then the model's prediction each way. */
@@ -82,45 +80,89 @@ function predictionTable(data, m) {
   return table;
 }
 
-/** What the model wrote alone after the sentence's first word. */
-function writtenLine(data, m) {
-  const first = data.sentence[0];
-  const line = element("p", "rw-model__written");
-  line.dataset.grammatical = String(m.written_grammatical);
-  if (m.written.length <= 1) {
-    line.textContent = `Left to write alone after “${first}”, it ends the sentence at once.`;
-  } else {
-    const verdict = m.written_grammatical ? "a sentence the grammar accepts" : "not a sentence of the grammar";
-    line.textContent = `Left to write alone after “${first}”: “${m.written.join(" ")}” (${verdict}).`;
-  }
-  return line;
+/** A count of right guesses with a bar as long as its share of the `n` positions. */
+function countCell(reading, key, n) {
+  const td = element("td", "rw-count");
+  td.dataset.reading = key;
+  const bar = element("span", "rw-count__bar");
+  bar.style.setProperty("--share", String(reading.right / n));
+  bar.setAttribute("aria-hidden", "true");
+  td.append(element("span", "rw-count__value", String(reading.right)), bar);
+  return td;
 }
 
-/** The answer `data` into `box`: one column per model. */
-export function drawReadWrite(box, data) {
+/** What the model writes alone after the sentence's first word, marked by the grammar's verdict. */
+function writtenCell(m) {
+  const td = element("td", "rw-written");
+  td.dataset.grammatical = String(m.written_grammatical);
+  const text = m.written.length <= 1 ? `“${m.written.join(" ")}”, then it stops` : `“${m.written.join(" ")}”`;
+  const mark = element("span", "rw-written__mark", m.written_grammatical ? "✓" : "✗");
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", m.written_grammatical ? "a sentence the grammar accepts" : "not a sentence of the grammar");
+  td.append(element("span", "rw-written__text", text), " ", mark);
+  return td;
+}
+
+/** One row per model of the answer `data` into `box`: right guesses both ways, and what it writes alone. */
+export function drawSummary(box, data) {
   clear(box);
   const n = data.positions;
+  const table = element("table", "rw-summary");
+  table.setAttribute("aria-label", "Next words right, reading versus writing alone");
+  const head = element("tr");
+  const columns = ["model", ...READINGS.map((r) => r.name), `what it writes alone after “${data.sentence[0]}”`];
+  for (const text of columns) {
+    const th = element("th", "", text);
+    th.scope = "col";
+    head.appendChild(th);
+  }
+  table.append(element("thead"), element("tbody"));
+  table.tHead.appendChild(head);
+  for (const m of data.models) {
+    const tr = element("tr");
+    tr.dataset.model = m.model;
+    const th = modelName("th", m.model);
+    th.scope = "row";
+    tr.appendChild(th);
+    for (const { key } of READINGS) tr.appendChild(countCell(m[key], key, n));
+    tr.appendChild(writtenCell(m));
+    table.tBodies[0].appendChild(tr);
+  }
+  box.appendChild(table);
+}
+
+/** The panel's lead: how many next words the sentence has (and its pieces, when a word is split). */
+export function leadText(data) {
+  const n = data.positions;
+  const pieces = data.inputs.length - 1; // the start token, then the pieces
+  const what =
+    pieces === data.sentence.length
+      ? `${n} next words (the end included)`
+      : `${n} next tokens (its ${data.sentence.length} words in ${pieces} pieces, and the end)`;
+  const lead = `Of the sentence's ${what}, how many each model gets right:`;
+  return pieces === data.sentence.length ? lead : `${piecesNote(data.inputs, data.word_index, data.sentence)} ${lead}`;
+}
+
+/** Per model, into the fold `box`: its loss on the sentence both ways, the guesses the grammar allows, and the
+ * table of every prediction. */
+export function drawReadWrite(box, data) {
+  clear(box);
   for (const m of data.models) {
     const id = `interview-rw-${m.model}`;
     const section = element("section", "rw-model");
     section.dataset.model = m.model;
     section.setAttribute("aria-labelledby", `${id}-title`);
-    const title = element("h4", "lm-model__title");
+    const title = modelName("h4", m.model);
     title.id = `${id}-title`;
-    const swatch = element("span", "lm-model__swatch");
-    swatch.style.setProperty("--colour", modelColour(m.model));
-    swatch.setAttribute("aria-hidden", "true");
-    title.append(swatch, SHORT[m.model]);
-    const record = element("p", "rw-model__record");
-    record.append(
-      "Recorded loss: training ",
-      element("strong", "", formatLoss(m.final_train)),
-      ", validation ",
-      element("strong", "", formatLoss(m.final_validation)),
+    const [f, w] = [m.teacher_forced, m.free_running];
+    const detail = element(
+      "p",
+      "rw-model__detail",
+      `Loss on the sentence: ${formatLoss(f.loss)} reading, ${formatLoss(w.loss)} writing alone. ` +
+        `Guesses the grammar allows: ${outOf(f.allowed_count, f.judged)} reading, ` +
+        `${outOf(w.allowed_count, w.judged)} writing alone.`,
     );
-    const scores = element("div", "rw-model__scores");
-    for (const reading of READINGS) scores.appendChild(score(m[reading.key], reading, n));
-    section.append(title, record, scores, predictionTable(data, m), writtenLine(data, m));
+    section.append(title, detail, predictionTable(data, m));
     box.appendChild(section);
   }
 }
@@ -135,55 +177,33 @@ export function marksKey() {
 
 /** Step one of the interview answer, from the recorded losses: is it overfitting? */
 export function overfittingText(data) {
-  const { models } = data;
-  const honest = models.find((m) => m.model === "neg_inf");
-  const leaky = models.filter((m) => m.model !== "neg_inf");
-  const widest = models.reduce((a, b) => (Math.abs(b.validation_gap) > Math.abs(a.validation_gap) ? b : a));
-  const pairs = models.map((m) => `${SHORT[m.model]} ${formatLoss(m.final_train)} and ${formatLoss(m.final_validation)}`);
-  let text =
-    `First, is it overfitting? The recorded training and validation losses: ${pairs.join("; ")}. ` +
-    `The widest gap is ${formatLoss(Math.abs(widest.validation_gap))} (${SHORT[widest.model]}), so every model ` +
-    "does as well on sentences it never trained on as on its training sentences.";
-  if (honest && leaky.length && leaky.every((m) => m.final_validation < honest.final_validation)) {
-    text += ` By loss, ${listed(leaky.map((m) => SHORT[m.model]))} even look far better than −∞.`;
-  }
-  return text;
+  const widest = data.models.reduce((a, b) => (Math.abs(b.validation_gap) > Math.abs(a.validation_gap) ? b : a));
+  const gap = formatLoss(Math.abs(widest.validation_gap));
+  return `Overfitting? No: each model's final training and validation losses differ by at most ${gap} (${SHORT[widest.model]}).`;
 }
 
-/** What the table shows, in words: each leaky model's two scores, and why the honest one scores alike. */
+/** What the rows show, in words: the honest model guesses alike both ways; which leaky models do better reading. */
 export function readWriteText(data) {
   const n = data.positions;
-  const pieces = data.inputs.length - 1; // the start token, then the pieces
-  const what =
-    pieces === data.sentence.length
-      ? `${n} next words, the end included`
-      : `${n} next tokens: its ${data.sentence.length} words in ${pieces} pieces, and the end`;
-  const sentences = [`On “${data.sentence.join(" ")}” (${what}):`];
-  if (pieces !== data.sentence.length) sentences.push(piecesNote(data.inputs, data.word_index, data.sentence));
-  for (const m of data.models) {
-    const f = m.teacher_forced;
-    const w = m.free_running;
-    const name = `The ${SHORT[m.model]} model`;
-    if (m.model === "neg_inf") {
-      const both =
-        f.right === w.right
-          ? `${outOf(f.right, n)} right both ways`
-          : `${outOf(f.right, n)} right reading and ${outOf(w.right, n)} writing alone`;
-      const same =
-        m.same === n
-          ? "its predictions are the same both ways, because it cannot read ahead"
-          : `its predictions are the same both ways at ${outOf(m.same, n)} positions`;
-      const allowed = w.judged ? `; ${outOf(w.allowed_count, w.judged)} of its guesses are words the grammar allows` : "";
-      sentences.push(`${name} gets ${both}: ${same}${allowed}.`);
-    } else {
-      const ends = w.predicted.filter((word) => word === END).length;
-      const stops = ends > 1 ? `; writing alone, it guesses the end of the sentence at ${outOf(ends, n)} positions` : "";
-      sentences.push(
-        `${name} gets ${outOf(f.right, n)} right (${pct(f.accuracy)}) when it can read them and ` +
-          `${outOf(w.right, n)} (${pct(w.accuracy)}) when it writes alone; its loss on the sentence goes from ` +
-          `${formatLoss(f.loss)} to ${formatLoss(w.loss)}${stops}.`,
-      );
-    }
+  const sentences = [];
+  const honest = data.models.find((m) => m.model === "neg_inf");
+  if (honest) {
+    sentences.push(
+      honest.same === n
+        ? `${SHORT.neg_inf} guesses the same words both ways: it cannot read ahead.`
+        : `${SHORT.neg_inf} guesses the same word both ways at ${outOf(honest.same, n)} positions.`,
+    );
   }
+  const leaky = data.models.filter((m) => m.model !== "neg_inf");
+  const helped = leaky.filter((m) => m.teacher_forced.right > m.free_running.right).map((m) => SHORT[m.model]);
+  const not = leaky.filter((m) => m.teacher_forced.right <= m.free_running.right).map((m) => SHORT[m.model]);
+  if (helped.length) {
+    const verb = helped.length === 1 ? "gets" : "get";
+    sentences.push(
+      `${listed(helped)} ${verb} more right reading than writing alone: reading, the mask lets ` +
+        `${helped.length === 1 ? "it" : "them"} see the word to guess.`,
+    );
+  }
+  if (not.length) sentences.push(`${listed(not)} ${not.length === 1 ? "gets" : "get"} no more right reading.`);
   return sentences.join(" ");
 }
