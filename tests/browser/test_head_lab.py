@@ -15,9 +15,11 @@ TOKENS = ["Your", "journey", "starts", "with", "one", "step"]
 
 
 def open_lab(page: Page, query: str = "") -> Locator:
-    """Open figure 4 (its own page, with `query`) and wait for its first answer."""
+    """Open figure 4 (its own page, with `query`) and wait for its first answer (each head's stages are drawn
+    into a closed fold; the concatenation shows)."""
     figure = open_figure(page, "head-lab", query)
-    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_visible()
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").first).to_be_attached()
+    expect(figure.locator("[data-matrix='concat'] tbody tr").first).to_be_visible()
     return figure
 
 
@@ -77,9 +79,8 @@ def test_the_journey_preset_shows_both_heads_reading_journey(watched_page) -> No
     assert row_of(figure, "h0.weights", 1) == ["0.15", "0.23", "0.22", "0.13", "0.09", "0.18"]
     assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
     expect(figure.locator("[data-matrix='h0.weights'] tbody tr.is-chosen")).to_have_attribute("data-row", "1")
-    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text(
-        "“journey” looks most at “Your” (0.60)"
-    )
+    # The weights are written once, under the arcs; the summary names the word.
+    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text("“journey” looks most at “Your”")
     expect(
         figure.get_by_role("img", name=re.compile(r"^Head 2, the row of journey: Your 0\.60"))
     ).to_be_visible()
@@ -144,7 +145,7 @@ def test_tie_heads_makes_the_outputs_identical_and_untie_restores(watched_page) 
     body = {"embeddings": X, "heads": [{**HEAD_1, "w_k": w_k}, HEAD_2]}
     difference = page.request.post("/api/attention/custom", data=body).json()["head_difference"]
     expect(figure.locator("[data-part=tie-note]")).to_have_attribute("data-diff", str(difference))
-    expect(figure.locator("[data-part=tie-note]")).to_contain_text(f"differ by up to {difference:.2f}:")
+    expect(figure.locator("[data-part=tie-note]")).to_contain_text(f"differ by up to {difference:.2f}.")
     assert row_of(figure, "h1.weights", 1) == ["0.60", "0.15", "0.14", "0.02", "0.01", "0.08"]
 
 
@@ -200,11 +201,12 @@ def test_pasting_a_block_from_a_spreadsheet_fills_and_grows_the_grid(watched_pag
 
 
 def test_keyboard_moves_between_cells(watched_page) -> None:
+    """Inside a grid the arrow keys, Home, End and Enter move like a spreadsheet; typing replaces the cell."""
     page, _ = watched_page
     figure = open_lab(page)
     first = cell(figure, "X, Your, dimension 1")
     first.focus()
-    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")
     expect(cell(figure, "X, Your, dimension 2")).to_be_focused()
     page.keyboard.press("Enter")
     expect(cell(figure, "X, journey, dimension 2")).to_be_focused()
@@ -212,9 +214,93 @@ def test_keyboard_moves_between_cells(watched_page) -> None:
     expect(cell(figure, "X, starts, dimension 2")).to_be_focused()
     page.keyboard.press("ArrowUp")
     expect(cell(figure, "X, journey, dimension 2")).to_be_focused()
-    page.keyboard.type("9")  # typed at the caret, and recomputed
+    page.keyboard.press("End")
+    expect(cell(figure, "X, journey, dimension 3")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # the row's end: it stays
+    expect(cell(figure, "X, journey, dimension 3")).to_be_focused()
+    page.keyboard.press("Home")  # the row's start is the token's editable name
+    expect(cell(figure, "Token 2")).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(cell(figure, "X, journey, dimension 1")).to_be_focused()
+    page.keyboard.type("9")  # replaces the cell's number (it arrives selected), and recomputes
+    expect(cell(figure, "X, journey, dimension 1")).to_have_value("9")
     expect(figure.locator("[data-matrix='h0.q'] tbody tr").nth(1).locator("td").first).not_to_have_text(
         "0.43"
+    )
+    # Once typed in, ← moves the caret inside the number; at its start, ← moves to the cell before.
+    page.keyboard.type(".5")
+    page.keyboard.press("ArrowLeft")
+    expect(cell(figure, "X, journey, dimension 1")).to_be_focused()
+    page.keyboard.press("Home")
+    expect(cell(figure, "Token 2")).to_be_focused()
+
+
+def tab_stops(page: Page, figure: Locator, start: Locator) -> list[str]:
+    """Press Tab from `start` until the focus leaves `figure`: what each press lands on, as
+    "role:name" (a matrix cell as "grid:" and its grid's key)."""
+    start.focus()
+    stops = [describe_focus(page)]
+    for _ in range(200):
+        page.keyboard.press("Tab")
+        if not figure.evaluate("(f) => f.contains(document.activeElement)"):
+            return stops
+        stops.append(describe_focus(page))
+    raise AssertionError(f"the focus never left the figure: {stops[-5:]}")
+
+
+def describe_focus(page: Page) -> str:
+    return page.evaluate(
+        """() => {
+          const el = document.activeElement;
+          const grid = el.closest('.mx--edit');
+          if (grid) return `grid:${grid.dataset.matrix}`;
+          const name = el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.textContent;
+          return `${el.tagName.toLowerCase()}:${name.trim().replace(/\\s+/g, ' ')}`;
+        }"""
+    )
+
+
+def test_each_matrix_is_one_tab_stop_with_the_arrow_keys_inside(watched_page) -> None:
+    """84 tab stops once (one per cell, with no way past them); now each grid is one stop, the cell last
+    visited, and the arrow keys move inside it."""
+    page, _ = watched_page
+    figure = open_lab(page)
+    first = figure.locator("button, select, input, summary, [tabindex='0']").first
+    stops = tab_stops(page, figure, first)
+    grids = figure.locator(".mx--edit")
+    keys = [grids.nth(i).get_attribute("data-matrix") for i in range(grids.count())]
+    assert keys == ["x", "h0.wq", "h0.wk", "h0.wv", "h1.wq", "h1.wk", "h1.wv", "wo"]
+    assert [s for s in stops if s.startswith("grid:")] == [f"grid:{key}" for key in keys]
+    assert len(stops) == len(set(stops)), stops  # nothing is reached twice
+    assert len(stops) <= 35, stops
+    # Every cell keeps its own name, and exactly one cell a grid is in the tab order.
+    for key in keys:
+        grid = figure.locator(f".mx--edit[data-matrix='{key}']")
+        expect(grid.locator("input[tabindex='0']")).to_have_count(1)
+    expect(figure.locator("input.mx__cell[tabindex='0']:not([aria-label])")).to_have_count(0)
+
+    # Into W_K of head 1 by Tab, along its row with the arrows, an edit, and out by Tab to the next grid.
+    w_q = cell(figure, "Head 1 W_Q row 1, column 1")
+    w_q.focus()
+    page.keyboard.press("Tab")
+    expect(cell(figure, "Head 1 W_K row 1, column 1")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    target = cell(figure, "Head 1 W_K row 2, column 2")
+    expect(target).to_be_focused()
+    before = row_of(figure, "h0.weights", 1)
+    page.keyboard.type("2")
+    expect(target).to_have_value("2")
+    expect(figure.locator("[data-matrix='h0.weights'] tbody tr").nth(1).locator("td")).not_to_have_text(
+        before
+    )
+    page.keyboard.press("Tab")
+    expect(cell(figure, "Head 1 W_V row 1, column 1")).to_be_focused()
+    # Back into W_K: the cell last visited is its tab stop.
+    page.keyboard.press("Shift+Tab")
+    expect(target).to_be_focused()
+    expect(figure.locator(".mx--edit[data-matrix='h0.wk'] input[tabindex='0']")).to_have_attribute(
+        "aria-label", "Head 1 W_K row 2, column 2"
     )
 
 
@@ -277,8 +363,11 @@ def test_url_state_is_restored(watched_page) -> None:
     assert table(figure, "h1.weights") == table(figure, "h0.weights")
     # Untied, the preset's second head looks at the previous word: "sat" -> "cat".
     figure.get_by_role("button", name="Untie heads").click()
-    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text("“sat” looks most at “cat” (0.98)")
-    expect(figure.locator(".lab-compare__summary").nth(0)).to_have_text("“sat” looks most at “sat” (0.98)")
+    expect(figure.locator(".lab-compare__summary").nth(1)).to_have_text("“sat” looks most at “cat”")
+    expect(figure.locator(".lab-compare__summary").nth(0)).to_have_text("“sat” looks most at “sat”")
+    expect(
+        figure.get_by_role("img", name=re.compile(r"^Head 2, the row of sat: .*cat 0\.98"))
+    ).to_be_visible()
 
 
 def test_a_head_that_spreads_evenly_is_said_to_spread_evenly(watched_page) -> None:
@@ -298,13 +387,20 @@ def test_a_head_that_spreads_evenly_is_said_to_spread_evenly(watched_page) -> No
         zeros,
     )
     summaries = figure.locator(".lab-compare__summary")
-    even = "“sat” spreads its attention evenly: about {} on each of {} tokens"
-    expect(summaries.nth(0)).to_have_text(even.format("0.25", 4))
-    expect(summaries.nth(1)).to_have_text(re.compile(r"^“sat” looks most at “cat” \(0\.9\d\)$"))
+    even = "“sat” spreads its attention evenly over {} tokens"
+    expect(summaries.nth(0)).to_have_text(even.format(4))
+    expect(summaries.nth(1)).to_have_text("“sat” looks most at “cat”")
+    expect(
+        figure.get_by_role("img", name=re.compile(r"^Head 2, the row of sat: .*cat 0\.9\d"))
+    ).to_be_visible()
     assert row_of(figure, "h0.weights", 2) == ["0.25"] * 4
+    # The even share is written under the arcs, once: 0.25 on each of the four words.
+    arcs = figure.get_by_role("img", name=re.compile(r"^Head 1, the row of sat:"))
+    expect(arcs.locator(".lab-arcs__weight")).to_have_text(["0.25"] * 4)
     # Under the −∞ mask "sat" sees three words, evenly.
     figure.get_by_role("radio", name="−∞").check()
-    expect(summaries.nth(0)).to_have_text(even.format("0.33", 3))
+    expect(summaries.nth(0)).to_have_text(even.format(3))
+    expect(arcs.locator(".lab-arcs__weight")).to_have_text(["0.33", "0.33", "0.33", "0.00"])
 
 
 def test_invalid_url_values_fall_back_to_defaults(watched_page) -> None:
@@ -369,11 +465,24 @@ def test_the_accounting_table_agrees_with_the_server_as_the_controls_move(watche
     expect(page).to_have_url(re.compile(r"acct_d=24"))
     assert query_params(page) == {"acct_d": "24", "acct_h": "4", "acct_n": "5"}
     expect(figure.get_by_role("columnheader", name="4 heads of width 6")).to_be_visible()
-    expect(figure.locator("[data-part=verdict]")).to_contain_text("2,304 weights")
+    # The table holds the counts; the verdict says what they come to for this h and n, repeating none.
+    expect(figure.locator("[data-part=verdict]")).to_have_text(
+        "Cutting the width into 4 heads adds no weights and no multiply-adds. Only the softmax grows: "
+        "4 score matrices of 5 × 5 instead of one, 4 times the exponentials."
+    )
+    # The step-by-step multiply-adds fold under the table, their columns named for the same h.
+    steps = figure.get_by_role("group").filter(has_text="The multiply-adds step by step")
+    steps.locator("summary").click()
+    expect(steps.get_by_role("columnheader", name="4 heads of width 6")).to_be_visible()
+    expect(steps.get_by_role("table", name="Multiply-adds for n = 5 tokens, step by step")).to_be_visible()
 
     heads.press("End")
     expect(heads).to_have_attribute("aria-valuetext", "24 heads")
     assert read_table(figure) == expected_table(24, 24, 5)
+    heads.press("Home")
+    expect(figure.locator("[data-part=verdict]")).to_have_text(
+        "One head of the full width is the column on the right: both columns are the same layer."
+    )
     # The slider's ticks follow the width: a label per head count (every other past ten of them).
     ticks = figure.locator("[data-part=ticks] span")
     expect(ticks).to_have_text(["1", "2", "3", "4", "6", "8", "12", "24"])
@@ -415,6 +524,8 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     figure = open_accounting(page)
     model = figure.get_by_role("combobox", name="Model", exact=True)
     config = figure.get_by_role("textbox", name="config.json")
+    expect(config).to_be_hidden()  # folded: most readers pick a model
+    figure.get_by_text("Paste your own config.json").click()
     # What the box holds is said in the status it names as its description.
     status = figure.get_by_role("status").and_(figure.locator(f"#{config.get_attribute('aria-describedby')}"))
     expect(model).to_have_value("llama-3-8b")  # the default
@@ -438,6 +549,10 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
         "MLA, d_c = 512, rotary 64 (DeepSeek-V2's proportions)",
     ]
     expect(figure.locator('[data-kv="weights.model.w_k"]')).to_have_text("4,194,304")  # 4,096 × 8 · 128
+    # The verdict names the model's row and why it caches less, leaving the bytes to the table.
+    expect(figure.locator('[data-part="kv-verdict"]')).to_have_text(
+        "Llama 3 8B is grouped-query attention (the marked row): each key/value head serves 4 query heads."
+    )
 
     # From the keyboard: the next preset down the list is Mistral 7B, the same shape.
     model.focus()
@@ -452,6 +567,7 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     expect(figure.locator('[data-kv="MLA.perTokenBytes"]')).to_have_text("138,240 bytes")
     assert kv_cells(figure, "model") == ["135 KiB", "1.05 GiB", "8.44 GiB", "33.8 GiB", "71.1×"]
     assert kv_names(figure)[3] == "MLA, d_c = 512, rotary 64, this model"
+    expect(figure.locator('[data-part="kv-verdict"]')).to_contain_text("caches one latent and one rotary key")
     assert query_params(page) == {"kv_model": "deepseek-v2", "kv_dtype": "float32", "kv_batch": "2"}
 
     # A pasted config (Falcon's older spelling): the select says it is the reader's own.
@@ -462,6 +578,10 @@ def test_the_kv_cache_takes_a_preset_a_pasted_config_and_says_what_is_wrong(watc
     )
     assert kv_cells(figure, "model")[0] == "16 KiB"  # 2 · 64 · 32 layers · 4 bytes
     assert kv_cells(figure, "model")[4] == "71×"
+    expect(figure.locator('[data-part="kv-verdict"]')).to_have_text(
+        "Your model is multi-query attention (the marked row): "
+        "all 71 of its query heads share one key/value head."
+    )
     # 71 is prime: no g lies between MQA and MHA, and the GQA row says so.
     assert kv_names(figure)[1] == "GQA: no g between 1 and 71 divides 71"
     assert kv_cells(figure, "GQA") == ["—"] * 5
@@ -534,15 +654,17 @@ def test_phone_and_desktop_screenshots(shots) -> None:
 
 
 def test_a_pasted_config_that_shares_nothing_opens_its_verdict_with_a_capital(watched_page) -> None:
-    """A pasted multi-head config once read "… in bfloat16. your model is multi-head attention …"."""
+    """A pasted multi-head config once read "… in bfloat16. your model is multi-head attention …"; the verdict
+    now opens on the model's name, capitalised."""
     page, _ = watched_page
     figure = open_accounting(page)
+    figure.get_by_role("combobox", name="Model", exact=True).select_option("config")  # opens the box
     config = figure.get_by_role("textbox", name="config.json")
     config.fill(
         '{"hidden_size": 1024, "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 4}'
     )
     verdict = figure.locator('[data-part="kv-verdict"]')
-    expect(verdict).to_contain_text(". Your model is ")
+    expect(verdict).to_have_text(re.compile(r"^Your model is multi-head attention \(the marked row\): "))
     expect(verdict).not_to_contain_text("your model is")
 
 

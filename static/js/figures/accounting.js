@@ -84,7 +84,7 @@ export class Accounting extends Widget {
         h: { param: "acct_h", fallback: 8, parse: parse.integer(1, Math.max(...WIDTHS)) },
         n: { param: "acct_n", fallback: 10, parse: parse.integer(1, MAX_N) },
       },
-      parts: ["d-model", "heads", "ticks", "readout", "n", "n-label", "split-title", "single-title", "verdict"],
+      parts: ["d-model", "heads", "ticks", "readout", "n", "verdict"],
     });
     if (this.state.d % this.state.h !== 0) this.state.h = this.schema.h.fallback;
     if (this.state.d % this.state.h !== 0) this.state.h = 1;
@@ -129,17 +129,22 @@ export class Accounting extends Widget {
   show() {
     const { d, h, n } = this.state;
     const valid = divisors(d);
-    const { dModel, heads, ticks, readout, nLabel, splitTitle, singleTitle, verdict } = this.el;
+    const { dModel, heads, ticks, readout, verdict } = this.el;
     dModel.value = String(d);
     heads.max = String(valid.length - 1);
     if (ticks.dataset.counts !== valid.join()) this.drawTicks(valid);
     heads.value = String(valid.indexOf(h));
     heads.setAttribute("aria-valuetext", `${h} ${h === 1 ? "head" : "heads"}`);
-    readout.textContent = `${h} ${h === 1 ? "head" : "heads"} × ${d / h} wide`;
+    const headsText = `${h} ${h === 1 ? "head" : "heads"}`;
+    readout.textContent = `${headsText} × ${d / h} wide`;
     if (document.activeElement !== this.el.n) this.el.n.value = String(n);
-    nLabel.textContent = `n = ${grouped(n)}`;
-    splitTitle.textContent = `${h} ${h === 1 ? "head" : "heads"} of width ${d / h}`;
-    singleTitle.textContent = `1 head of width ${d}`;
+    const write = (selector, text) => {
+      for (const el of this.figure.querySelectorAll(selector)) el.textContent = text;
+    };
+    // The main table and the step-by-step one in the fold share these labels.
+    write("[data-n-label]", `n = ${grouped(n)}`);
+    write('[data-title="split"]', `${headsText} of width ${d / h}`);
+    write('[data-title="single"]', `1 head of width ${d}`);
 
     const costs = { split: headCosts(d, h, n), single: headCosts(d, 1, n) };
     for (const [side, c] of Object.entries(costs)) {
@@ -148,12 +153,12 @@ export class Accounting extends Widget {
       }
       this.setCell(`${side}.exps`, c.exps[0], c.exps[1]);
     }
-    const w = costs.split.weights.total[0];
-    const m = costs.split.multiply_adds.total[0];
+    // The table holds the counts; the verdict says what they come to, for this h and n.
     verdict.textContent =
-      `${grouped(w)} weights and ${grouped(m)} multiply-adds either way: cutting the width into ${h} ` +
-      `${h === 1 ? "head" : "heads"} adds no weights and no multiply-adds. Only the softmax grows, to ${h} score ` +
-      `${h === 1 ? "matrix" : "matrices"} of ${grouped(n)} × ${grouped(n)}, so ${h}× the exponentials.`;
+      h === 1
+        ? "One head of the full width is the column on the right: both columns are the same layer."
+        : `Cutting the width into ${headsText} adds no weights and no multiply-adds. Only the softmax grows: ` +
+          `${h} score matrices of ${grouped(n)} × ${grouped(n)} instead of one, ${h} times the exponentials.`;
   }
 
   setCell(key, value, how) {
@@ -188,6 +193,7 @@ export class KvCache extends Widget {
       },
       parts: [
         "kv-model",
+        "kv-config-fold",
         "kv-config",
         "kv-status",
         "kv-dtype",
@@ -216,12 +222,15 @@ export class KvCache extends Widget {
     );
     kvConfig.value = presetText(this.state.model);
     this.el.kvLimits.textContent =
-      `A config may give hidden_size up to ${grouped(LIMITS.hidden_size)}, at most ` +
-      `${grouped(LIMITS.num_attention_heads)} heads, ${grouped(LIMITS.num_hidden_layers)} layers and heads ` +
-      `${grouped(LIMITS.head_dim)} wide.`;
+      `A batch is 1 to ${grouped(MAX_BATCH)} sequences. A config may give hidden_size up to ` +
+      `${grouped(LIMITS.hidden_size)}, at most ${grouped(LIMITS.num_attention_heads)} heads, ` +
+      `${grouped(LIMITS.num_hidden_layers)} layers and heads ${grouped(LIMITS.head_dim)} wide.`;
 
     kvModel.addEventListener("change", () => {
-      if (kvModel.value === YOUR_CONFIG) return this.update({ model: null });
+      if (kvModel.value === YOUR_CONFIG) {
+        this.el.kvConfigFold.open = true; // the box to paste into
+        return this.update({ model: null });
+      }
       kvConfig.value = presetText(kvModel.value);
       this.update({ model: kvModel.value });
     });
@@ -271,10 +280,9 @@ export class KvCache extends Widget {
     this.drawSource();
   }
 
-  /** Write `text` into the element marked data-kv=`key`. */
+  /** Write `text` into the elements marked data-kv=`key` (a kind's name heads a row in both its tables). */
   put(key, text) {
-    const el = this.figure.querySelector(`[data-kv="${key}"]`);
-    if (el) el.textContent = text;
+    for (const el of this.figure.querySelectorAll(`[data-kv="${key}"]`)) el.textContent = text;
   }
 
   drawCache() {
@@ -300,35 +308,28 @@ export class KvCache extends Widget {
         );
         continue;
       }
-      this.put(`${kind}.how`, `${line.how} = ${grouped(line.elements)} a layer`);
+      this.put(`${kind}.how`, `${line.how} = ${grouped(line.elements)}`);
       this.put(`${kind}.perToken`, humanBytes(line.perToken));
       this.put(`${kind}.perTokenBytes`, plural(line.perToken, "byte", "bytes"));
       line.contexts.forEach((bytes, i) => this.put(`${kind}.context.${i}`, humanBytes(bytes)));
       this.put(`${kind}.saving`, ratioText(line.saving));
     }
 
-    const longest = CONTEXTS.length - 1;
-    const at = `At ${grouped(CONTEXTS[longest])} tokens${batch === 1 ? "" : ` for ${grouped(batch)} sequences`}`;
-    const own = humanBytes(table.model.contexts[longest]);
-    const mha = humanBytes(table.mha.contexts[longest]);
+    // The table holds the bytes; the verdict says which row is the model's and why it caches what it does.
+    const opening = `${capitalised(this.modelName)} is ${KIND_NAMES[a.kind]} (the marked row)`;
     let why;
     if (a.kind === "MHA") {
-      why =
-        `${capitalised(this.modelName)} is ${KIND_NAMES.MHA}: every query head keeps its own keys and values, so ` +
-        "nothing is saved.";
+      why = "every query head keeps its own keys and values, so nothing is saved.";
     } else if (a.mla) {
       why =
-        `its latent of ${grouped(a.mla.kvRank)} and rotary key of ${grouped(a.mla.ropeDim)} a layer stand in for ` +
-        `${plural(a.heads, "head's", "heads'")} keys and values, ${ratioText(table.saving)} less.`;
+        "it caches one latent and one rotary key a token and layer, and rebuilds every head's keys and values " +
+        "from them.";
+    } else if (a.kvHeads === 1) {
+      why = `all ${grouped(a.heads)} of its query heads share one key/value head.`;
     } else {
-      why =
-        `its ${plural(a.kvHeads, "key/value head", "key/value heads")} for ` +
-        `${plural(a.heads, "query head", "query heads")} cache ${ratioText(table.saving)} less.`;
+      why = `each key/value head serves ${plural(a.heads / a.kvHeads, "query head", "query heads")}.`;
     }
-    this.el.kvVerdict.textContent =
-      a.kind === "MHA"
-        ? `${at}, the cache takes ${own} in ${dtype}. ${why}`
-        : `${at}, ${this.modelName}'s cache takes ${own} in ${dtype}, against ${mha} for ${KIND_NAMES.MHA}: ${why}`;
+    this.el.kvVerdict.textContent = `${opening}: ${why}`;
   }
 
   drawWeights() {

@@ -20,10 +20,10 @@ export function drawCompare(compare, data, tokens, i) {
     const summary = document.createElement("p");
     summary.className = "lab-compare__summary";
     summary.dataset.even = String(focus.even);
+    // The weights themselves are written under the arcs: the summary names the word, not the number again.
     summary.textContent = focus.even
-      ? `“${tokens[i]}” spreads its attention evenly: about ${formatNumber(focus.share)} on each of ` +
-        `${focus.count} tokens`
-      : `“${tokens[i]}” looks most at “${tokens[focus.j]}” (${formatNumber(focus.w)})`;
+      ? `“${tokens[i]}” spreads its attention evenly over ${focus.count} tokens`
+      : `“${tokens[i]}” looks most at “${tokens[focus.j]}”`;
     card.append(title, summary);
     return card;
   });
@@ -50,13 +50,10 @@ export function writeTieNote(note, data, tied) {
   if (tied) {
     note.textContent =
       `Tied: head 2 uses head 1's W_Q, W_K and W_V, so its weights and context vectors are identical to ` +
-      `head 1's (largest difference: ${diff === 0 ? "exactly 0" : formatNumber(diff)}). Two copies of one head ` +
-      "ask one question twice.";
+      `head 1's (largest difference: ${diff === 0 ? "exactly 0" : formatNumber(diff)}).`;
   } else if (diff === null) {
     note.textContent = "Head 1 and head 2 have different value widths, so their context vectors differ in shape.";
   } else {
-    note.textContent =
-      `Head 1's and head 2's context vectors differ by up to ${formatNumber(diff)}: ` +
-      `the two heads read the sentence differently. Press Tie heads to make them the same.`;
+    note.textContent = `Head 1's and head 2's context vectors differ by up to ${formatNumber(diff)}.`;
   }
 }

@@ -1,6 +1,8 @@
 // The head lab's matrix editor: the embeddings, each head's projections and W_O as grids of text inputs with
 // their shape controls, and what the reader does in them (typing, pasting a block, moving like a spreadsheet).
 // Typing in a cell never rebuilds the grids, so the caret stays put; a change of shape rebuilds them.
+// Each grid is one tab stop (a roving tabindex): its active cell has tabindex 0 and the others -1, and the
+// arrow keys, Home, End, Enter and Shift+Enter move between its cells.
 
 import { headColour } from "../../lib/colours.js";
 import { matrixGrid, parseBlock, richText } from "../../lib/matrix.js";
@@ -22,6 +24,7 @@ export class MatrixEditor {
     clear(body);
     this.xBlock = block("lab-block lab-block--x");
     this.combineBlock = block("lab-block lab-block--combine");
+    this.active = new Map(); // grid key -> the [row, column] of its tab stop, among its inputs
     this.headsRoot = document.createElement("div");
     this.headsRoot.className = "lab-heads";
     body.append(this.xBlock.root, this.headsRoot, this.combineBlock.root);
@@ -42,11 +45,11 @@ export class MatrixEditor {
 
     // The embeddings, with their shape controls.
     this.xBlock.title.replaceChildren(richText(document.createElement("span"), "Embeddings X"));
+    this.xBlock.shape.replaceChildren(
+      numberInput("n", "Tokens n", m.n, MAX_TOKENS, "lab-n"),
+      numberInput("d_in", "Input width d_in", m.dIn, MAX_DIM, "lab-d-in"),
+    );
     this.xBlock.inputs.replaceChildren(
-      shapeControls([
-        numberInput("n", "Tokens n", m.n, MAX_TOKENS, "lab-n"),
-        numberInput("d_in", "Input width d_in", m.dIn, MAX_DIM, "lab-d-in"),
-      ]),
       matrixGrid({
         key: "x",
         title: "X",
@@ -60,7 +63,7 @@ export class MatrixEditor {
     // One block per head: its projections (editable) above its stages (drawn from the answer).
     while (this.heads.length > m.heads.length) this.heads.pop().root.remove();
     while (this.heads.length < m.heads.length) {
-      const b = block("lab-block lab-head");
+      const b = block("lab-block lab-head", { fold: true });
       this.heads.push(b);
       this.headsRoot.appendChild(b.root);
     }
@@ -81,7 +84,9 @@ export class MatrixEditor {
       row.appendChild(matrixGrid({ key: "wo", title: "W^O", values: m.wo, rowLabels: columns, cellLabel }));
     }
     row.appendChild(this.outputSlot);
-    this.combineBlock.inputs.replaceChildren(shapeControls(controls), row);
+    this.combineBlock.shape.replaceChildren(...controls);
+    this.combineBlock.inputs.replaceChildren(row);
+    for (const grid of this.body.querySelectorAll(".mx--edit")) this.rove(grid);
     if (focus) restoreFocus(this.body, focus);
   }
 
@@ -101,6 +106,8 @@ export class MatrixEditor {
       title.append(note);
     }
     b.title.replaceChildren(title);
+    b.summary.replaceChildren();
+    richText(b.summary, `Head ${k + 1}'s stages: Q, K, V, QK^T, ÷ √d_k, mask, softmax, · V`);
     const grid = (name) =>
       matrixGrid({
         key: `h${k}.${name}`,
@@ -115,7 +122,8 @@ export class MatrixEditor {
     const grids = document.createElement("div");
     grids.className = "lab-row";
     grids.append(grid("wq"), grid("wk"), grid("wv"));
-    b.inputs.replaceChildren(shapeControls([dk, dv]), grids);
+    b.shape.replaceChildren(dk, dv);
+    b.inputs.replaceChildren(grids);
   }
 
   /** Listen to every grid and shape control at once, on the body. */
@@ -133,6 +141,26 @@ export class MatrixEditor {
     });
     body.addEventListener("paste", (event) => this.onPaste(event));
     body.addEventListener("keydown", (event) => this.onKey(event));
+    body.addEventListener("focusin", (event) => {
+      const grid = event.target.closest?.(".mx--edit");
+      if (grid) this.rove(grid, event.target);
+    });
+  }
+
+  // ---- one tab stop per grid ---------------------------------------------------------------------------
+
+  /** Make `cell` (else the grid's remembered cell, else its first number) the one tab stop of `grid`. */
+  rove(grid, cell = null) {
+    const rows = gridRows(grid);
+    const key = grid.dataset.matrix;
+    let at = cell ? position(rows, cell) : null;
+    if (!at) {
+      const [r, c] = this.active.get(key) ?? [0, rows[0].findIndex((input) => input.dataset.matrix)];
+      const row = Math.min(r, rows.length - 1);
+      at = [row, Math.min(c, rows[row].length - 1)];
+    }
+    this.active.set(key, at);
+    rows.forEach((row, r) => row.forEach((input, c) => (input.tabIndex = r === at[0] && c === at[1] ? 0 : -1)));
   }
 
   onInput(target) {
@@ -215,44 +243,87 @@ export class MatrixEditor {
       : "";
   }
 
-  /** Enter or ↓ moves down a column, Shift+Enter or ↑ moves up, like a spreadsheet (Tab moves along a row). */
+  /**
+   * Move like a spreadsheet inside a grid: ↑ and ↓ (or Shift+Enter and Enter) along a column, ← and → along a
+   * row (once the caret is at the edge of the cell's text, or the text is all selected, as it is on arrival),
+   * Home and End to the row's ends, Ctrl+Home and Ctrl+End to the grid's corners. Tab leaves the grid; with
+   * Shift the arrows, Home and End select text in the cell as usual.
+   */
   onKey(event) {
     const target = event.target;
-    const key = target.dataset?.matrix;
-    if (!key) return;
-    let step = 0;
-    if (event.key === "ArrowDown" || (event.key === "Enter" && !event.shiftKey)) step = 1;
-    if (event.key === "ArrowUp" || (event.key === "Enter" && event.shiftKey)) step = -1;
-    if (!step) return;
-    const next = this.cellInput(key, Number(target.dataset.i) + step, target.dataset.j);
-    if (next) {
-      event.preventDefault();
-      next.focus();
-      next.select();
+    const grid = target.closest?.(".mx--edit");
+    if (!grid || event.altKey || event.metaKey || event.isComposing) return;
+    if (event.shiftKey && event.key !== "Enter") return;
+    const rows = gridRows(grid);
+    const at = position(rows, target);
+    if (!at) return;
+    const [r, c] = at;
+    const { selectionStart: start, selectionEnd: end, value } = target;
+    const all = start === 0 && end === value.length;
+    let next = null;
+    if (event.key === "ArrowDown" || (event.key === "Enter" && !event.shiftKey)) next = [r + 1, c];
+    else if (event.key === "ArrowUp" || (event.key === "Enter" && event.shiftKey)) next = [r - 1, c];
+    else if (event.key === "ArrowLeft" && (all || end === 0)) next = [r, c - 1];
+    else if (event.key === "ArrowRight" && (all || start === value.length)) next = [r, c + 1];
+    else if (event.key === "Home") next = event.ctrlKey ? [0, 0] : [r, 0];
+    else if (event.key === "End") next = event.ctrlKey ? [rows.length - 1, Infinity] : [r, Infinity];
+    if (!next) return;
+    const row = rows[next[0]];
+    const cell = row?.[Math.min(next[1], row.length - 1)];
+    if (!cell || next[1] < 0) {
+      if (event.key === "Enter") event.preventDefault(); // at the grid's edge Enter stays put
+      return;
     }
+    event.preventDefault();
+    cell.focus();
+    cell.select();
   }
 }
 
 // ---- small builders ----------------------------------------------------------------------------------------
 
-function block(className) {
+/**
+ * A block: a bar with its title and shape controls, its grids, and its stages (drawn by stages.js), which a
+ * head's block (`fold`) keeps in a closed fold: a head is read by its arcs and in the concatenation.
+ */
+function block(className, { fold = false } = {}) {
   const root = document.createElement("section");
   root.className = className;
+  const bar = document.createElement("div");
+  bar.className = "lab-block__bar";
   const title = document.createElement("h3");
   title.className = "lab-block__title";
+  const shape = document.createElement("div");
+  shape.className = "lab-shape";
+  bar.append(title, shape);
   const inputs = document.createElement("div");
   inputs.className = "lab-block__inputs";
   const stages = document.createElement("div");
   stages.className = "lab-stages";
-  root.append(title, inputs, stages);
-  return { root, title, inputs, stages };
+  root.append(bar, inputs);
+  if (fold) {
+    const details = document.createElement("details");
+    details.className = "fold lab-fold";
+    details.append(document.createElement("summary"), stages);
+    root.append(details);
+  } else {
+    root.append(stages);
+  }
+  return { root, title, shape, inputs, stages, summary: root.querySelector("summary") };
 }
 
-function shapeControls(controls) {
-  const row = document.createElement("div");
-  row.className = "lab-shape";
-  row.append(...controls);
-  return row;
+/** A grid's inputs row by row (a row's editable name first, where it has one), in reading order. */
+function gridRows(grid) {
+  return [...grid.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("input")]);
+}
+
+/** Where `input` is in `rows` (gridRows): [row, column], or null. */
+function position(rows, input) {
+  for (const [r, row] of rows.entries()) {
+    const c = row.indexOf(input);
+    if (c >= 0) return [r, c];
+  }
+  return null;
 }
 
 function numberInput(shape, text, value, max, id, ariaLabel = null) {
