@@ -408,9 +408,9 @@ class DiagnoseResponse(BaseModel):
         "40 characters; null when none were sent"
     )
     weights: list[list[list[list[float | None]]]] | None = Field(
-        description="[layer][head][query i][key j], a .json or .csv upload reshaped to four dimensions, for "
-        "drawing (a NaN row's numbers are null); null for .npy, whose heads the page reads from its own copy "
-        "of the file (layout)"
+        description="[layer][head][query i][key j] (a NaN row's numbers are null): a language model's own "
+        "attention, from /api/lm/diagnose; null for an upload, which is never sent back (a page reads its "
+        "heads from its own copy of the file: a .npy where layout says, a .json or .csv by parsing it)"
     )
     layout: DiagnoseLayout | None = Field(
         description="for a .npy upload in C order, where its numbers are, so that a page can read any head "

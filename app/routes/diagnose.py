@@ -3,7 +3,8 @@ its weights show, and the grids the page draws.
 
 The upload is read by app/multipart.py under byte caps: a .npy into an anonymous temporary file, read back
 here head by head (app.core.matrix_files.npy_blocks), so that a 75 MB BERT-base export costs the server a
-few megabytes of memory; a .json or .csv in memory.
+few megabytes of memory; a .json or .csv in memory. The answer never sends the weights back: the page reads
+the head it draws from the reader's own file.
 """
 
 from dataclasses import asdict
@@ -22,7 +23,6 @@ from app.core.diagnostics import (
     Diagnosis,
     diagnose,
     diagnose_blocks,
-    grid_shape,
 )
 from app.core.matrix_files import (
     TOKEN_CHARS,
@@ -77,7 +77,7 @@ def upload_body(settings: Settings) -> dict:
 def diagnosed(upload: Upload) -> bytes:
     """Read, diagnose and write the answer (a file or a matrix it cannot diagnose is refused: 415, 422)."""
     sent = None if upload.tokens is None else parse_tokens(upload.tokens)
-    weights = layout = None
+    layout = None
     if upload.file is not None:
         npy = npy_layout(upload.file)
         if sent is not None:
@@ -90,9 +90,8 @@ def diagnosed(upload: Upload) -> bytes:
         array, tokens = read_weights(upload.filename, upload.data)
         tokens = sent if sent is not None else tokens
         result = diagnose(array)
-        weights = array.reshape(*grid_shape(result.shape), result.n, result.n)
     labels = None if tokens is None else check_tokens(tokens, result.n)
-    return json_bytes(response(result, labels, weights, layout))
+    return json_bytes(response(result, labels, None, layout))  # the upload is not sent back
 
 
 def response(result: Diagnosis, tokens: list[str] | None, weights: object, layout: dict | None) -> dict:

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Response
 
 from app.answers import answer, json_bytes
 from app.core.attention import ZOO_MODES
-from app.core.diagnostics import future_share
+from app.core.diagnostics import diagnose, future_share
 from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.errors import BODY_TOO_LARGE, refusal_doc
@@ -31,7 +31,9 @@ from app.models.tiny_lm import (
 from app.models.word_pieces import PREFIX, plain
 from app.offload import computed
 from app.refusal import Refusal
+from app.routes.diagnose import response as diagnosis_answer
 from app.schemas import (
+    DiagnoseResponse,
     GenerateRequest,
     GenerateResponse,
     LanguageModelAttentionResponse,
@@ -158,6 +160,41 @@ def lm_attention(
             "row_future_shares": row_shares,
         }
     )
+
+
+@router.get(
+    "/diagnose",
+    response_model=DiagnoseResponse,
+    responses={
+        422: refusal_doc("a bad or missing model, a bad mask name, no words, too many, or unknown words")
+    },
+)
+async def diagnose_model(
+    models: TinyLMsDep,
+    sentence: Annotated[
+        Sentence,
+        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
+    ],
+    model: Annotated[
+        LanguageModelName,
+        Query(description="which of the models: the mask it was trained with (next_word once installed)"),
+    ] = "neg_inf",
+    mask: Annotated[LanguageModelMask | None, Query(description=MASK_DESCRIPTION)] = None,
+) -> Response:
+    """One model's attention over a sentence, under its own mask or another, diagnosed as an upload would be:
+    /api/diagnose's answer, with the weights and the model's tokens (figure 7's examples, in one trip)."""
+    return answer(await computed(lambda: lm_diagnosis(models, sentence, model, mask)))
+
+
+def lm_diagnosis(
+    models: TinyLMs, sentence: Sentence, model: LanguageModelName, mask: LanguageModelMask | None
+) -> bytes:
+    """The answer of /api/lm/diagnose, written (NaN as null, by json_bytes)."""
+    lm = installed(models, model)
+    ids = lm.encode(sentence.words)
+    maps = lm.forward(ids, mask=mask).attention  # (layers, h, T, T)
+    tokens = [lm.vocabulary[k] for k in ids]
+    return json_bytes(diagnosis_answer(diagnose(maps), tokens, maps, None))
 
 
 @router.get(

@@ -270,3 +270,29 @@ def test_a_score_under_the_tracking_bar_never_reads_as_the_bar(run_in_page):
     )
     assert shown["bar"] == 0.5
     assert shown["texts"] == ["0.498", "0.4999", "0.50", "0.50", "0.62", "0.10"]
+
+
+def test_a_json_or_csv_upload_is_read_in_the_page_as_the_server_reads_it(run_in_page):
+    """The server no longer sends an upload back: the page reads the head it draws from the reader's own
+    .json (nested lists or {"weights": ...}, NaN or null for a missing number) or .csv."""
+    heads = run_in_page(
+        """async () => {
+          const { isTextFile, readTextHead } = await import("/static/js/lib/npy.js");
+          const file = (name, text) => new File([text], name);
+          const nested = file("w.json", JSON.stringify([[[[1, 0], [0.5, 0.5]], [[1, 0], [0.25, 0.75]]]]));
+          const object = file("w.JSON", '{"tokens": ["a NaN", "b"], "weights": [[NaN, NaN], [0.5, 0.5]]}');
+          const csv = file("w.csv", "\\ufeff1,0\\r\\n0.125, 0.875\\n\\n");
+          const read = async (f, k) => (await readTextHead(f, k)).map((row) => row.map(String));
+          let missing = "";
+          try { await readTextHead(nested, 2); } catch (error) { missing = error.message; }
+          return {
+            second: await read(nested, 1), object: await read(object, 0), csv: await read(csv, 0), missing,
+            text: [isTextFile(csv), isTextFile(object), isTextFile(new File([""], "w.npy"))],
+          };
+        }"""
+    )
+    assert heads["second"] == [["1", "0"], ["0.25", "0.75"]]
+    assert heads["object"] == [["NaN", "NaN"], ["0.5", "0.5"]]
+    assert heads["csv"] == [["1", "0"], ["0.125", "0.875"]]
+    assert heads["missing"] == "the file holds no head 3"
+    assert heads["text"] == [True, True, False]

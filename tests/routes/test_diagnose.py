@@ -88,7 +88,7 @@ def test_a_csv_matrix_gets_the_whole_answer(client: TestClient) -> None:
         "verdict": "causal",
         "summary": "causal: the head puts exactly zero weight on future positions (j > i).",
         "tokens": None,
-        "weights": [[[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]]]],
+        "weights": None,  # the upload is not sent back: the page reads it from its own copy
         "layout": None,
     }
 
@@ -106,7 +106,7 @@ def test_a_json_stack_of_heads_with_the_times_zero_bug(client: TestClient) -> No
     for head, w in zip(body["heads"], weights, strict=True):
         assert head["max_future"] == pytest.approx(w[future].max())
         assert head["future_mass"] == pytest.approx(w[future].sum() / 6)
-    np.testing.assert_allclose(body["weights"][0], weights)
+    assert body["weights"] is None  # the upload is not sent back
     assert "×0 signature" in body["summary"]
 
 
@@ -131,13 +131,12 @@ def test_an_npy_of_layers_and_heads_mixing_all_three_kinds(client: TestClient) -
 
 
 @pytest.mark.parametrize("shape", [(65, 2, 2), (3, 2, 3, 3), (33, 33)])
-def test_the_weights_come_back_for_json_and_csv_and_the_layout_for_npy(
-    client: TestClient, shape: tuple[int, ...]
-) -> None:
+def test_no_upload_is_sent_back_and_a_npy_gets_its_layout(client: TestClient, shape: tuple[int, ...]) -> None:
     weights = np.ascontiguousarray(np.broadcast_to(np.eye(shape[-1]), shape))
     body = diagnosed(client, "w.json", json.dumps(weights.tolist()).encode())
-    assert body["layout"] is None
-    np.testing.assert_array_equal(body["weights"], weights.reshape((1,) * (4 - len(shape)) + shape))
+    assert body["layout"] is None and body["weights"] is None
+    body = diagnosed(client, "w.csv", "\n".join(",".join(map(str, row)) for row in np.eye(4)).encode())
+    assert body["layout"] is None and body["weights"] is None
     body = diagnosed(client, "w.npy", npy(weights))
     assert body["weights"] is None
     assert body["layout"] == {"offset": 128, "dtype": "<f8", "shape": list(shape)}
@@ -396,3 +395,17 @@ def test_openapi_describes_every_field_of_the_answer(client: TestClient) -> None
             assert field.get("description"), f"{model}.{name}"
     heads = schemas["DiagnoseResponse"]["properties"]["heads"]["description"]
     assert f"at most {LISTED_HEADS:,}" in heads and f"the first {LISTED_HEADS:,}" in heads
+
+
+def test_an_answer_to_an_upload_is_at_most_64_kb_besides_its_grid(client: TestClient) -> None:
+    """A 1.7 MB .json of 4,096 heads had been answered with its weights again (162 KB for 185 KB); now the
+    answer holds the heads' figures and the grid, never the weights."""
+    rng = np.random.default_rng(4)
+    weights = np.round(softmax(apply_mask(rng.normal(size=(64, 64, 8, 8)), "neg_inf")), 5)
+    data = json.dumps(weights.tolist()).encode()
+    assert len(data) > 1_500_000
+    response = client.post("/api/diagnose", files={"file": ("w.json", data)})
+    body = response.json()
+    assert body["verdict"] == "causal" and body["weights"] is None
+    grid = len(json.dumps(body["grid"], separators=(",", ":")))
+    assert len(response.content) <= 64 * 1024 + grid, (len(response.content), grid)

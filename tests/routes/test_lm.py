@@ -1,5 +1,7 @@
 """Figure 7's endpoints: the training record, live generations, attention maps, and their 422s."""
 
+import json
+
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -309,3 +311,32 @@ def test_the_mask_zoo_panels_count_nan_rows_and_compute_sentinels_in_each_dtype(
     assert cells["bfloat16", "−1e9"]["stored"] == -998244352.0
     assert cells["float32", "finfo.min"]["fully_masked"] == "nan"
     assert cells["float16", "−1e4"]["leak"] == 0.5
+
+
+@pytest.mark.parametrize(
+    ("model", "mask", "verdict", "signatures"),
+    [
+        ("neg_inf", None, "causal", {"causal"}),
+        ("zero", None, "leaks", {"zero_fill"}),
+        ("next_word", None, "leaks", {"next_word"}),
+        ("neg_inf", "hides_self", "broken", {"hides_self", "nan_rows"}),
+    ],
+)
+def test_a_models_attention_is_diagnosed_in_one_trip(
+    client: TestClient, model: str, mask: str | None, verdict: str, signatures: set[str]
+) -> None:
+    """Figure 7's examples: /api/lm/diagnose answers as /api/diagnose would for the file of the model's
+    attention, with the weights and tokens of /api/lm/attention."""
+    query = {"model": model, "sentence": "the old farmer sold the horse", **({"mask": mask} if mask else {})}
+    body = client.get("/api/lm/diagnose", params=query).json()
+    assert body["verdict"] == verdict and set(body["signatures"]) == signatures
+    seen = client.get("/api/lm/attention", params=query).json()
+    assert body["tokens"] == seen["tokens"] and body["weights"] == seen["weights"]
+    assert body["shape"] == [len(seen["weights"]), len(seen["weights"][0]), *[len(seen["tokens"])] * 2]
+    uploaded = client.post(
+        "/api/diagnose",
+        files={"file": ("w.json", json.dumps({"weights": seen["weights"], "tokens": seen["tokens"]}))},
+    ).json()
+    assert {k: v for k, v in uploaded.items() if k != "weights"} == {
+        k: v for k, v in body.items() if k != "weights"
+    }

@@ -1,9 +1,10 @@
-// One head of an uploaded .npy file, read in the browser from the reader's own copy of the file.
+// One head of an uploaded file, read in the browser from the reader's own copy of the file.
 //
-// The server judges an upload head by head and answers where the numbers start (`layout`: the byte offset
-// after the .npy header, the dtype, the shape); it never sends a large file's weights back. To draw the head
-// a reader picks, the page slices that head's bytes out of the File it still holds: a 75 MB export costs one
-// head (512 × 512 × 2 bytes for float16) per click, and nothing leaves the machine again.
+// The server judges an upload head by head and never sends its weights back. For a .npy it answers where
+// the numbers start (`layout`: the byte offset after the .npy header, the dtype, the shape): to draw the
+// head a reader picks, the page slices that head's bytes out of the File it still holds, so a 75 MB export
+// costs one head (512 × 512 × 2 bytes for float16) per click, and nothing leaves the machine again. A .json
+// or .csv (2 MB at most) is parsed here as the server reads it, once per file.
 
 /** Bytes per number and how to read one from a DataView, for the dtypes the server accepts. */
 const READERS = {
@@ -58,3 +59,36 @@ export async function readHead(file, layout, index) {
   }
   return rows;
 }
+
+const parsedText = new WeakMap(); // File -> its heads, each rows of numbers
+
+/** The heads of a .json or .csv attention file, as the server reads it (app/core/matrix_files.py): a .csv is
+ * one matrix, a line per query row; a .json is nested lists, or an object whose "weights" are, with `null`
+ * or `NaN` for a missing number (NaN here). Each head is rows of numbers, in (layer, head) order. */
+async function textHeads(file) {
+  if (parsedText.has(file)) return parsedText.get(file);
+  const text = (await file.text()).replace(/^\uFEFF/, "");
+  let heads;
+  if (/\.csv$/i.test(file.name)) {
+    const lines = text.split(/\r?\n/).filter((line) => line.trim());
+    heads = [lines.map((line) => line.split(",").map(Number))]; // "nan" and "NaN" read as NaN
+  } else {
+    const data = JSON.parse(text.replace(/(?<=[[,\s])NaN(?=[\],\s])/g, "null")); // JSON itself has no NaN
+    heads = [];
+    const walk = (x) => (Array.isArray(x[0]?.[0]) ? x.forEach(walk) : heads.push(x));
+    walk(Array.isArray(data) ? data : data.weights);
+    heads = heads.map((rows) => rows.map((row) => row.map((v) => (v === null ? NaN : Number(v)))));
+  }
+  parsedText.set(file, heads);
+  return heads;
+}
+
+/** Head `index` (layer · heads + head) of a .json or .csv attention file the server has judged. */
+export async function readTextHead(file, index) {
+  const head = (await textHeads(file))[index];
+  if (!head) throw new Error(`the file holds no head ${index + 1}`);
+  return head;
+}
+
+/** Whether the page reads `file`'s heads by parsing its text (a .json or .csv) rather than its bytes. */
+export const isTextFile = (file) => /\.(json|csv)$/i.test(file?.name ?? "");

@@ -4,16 +4,17 @@
 // when the upload named its tokens and they fit).
 //
 // The grid comes from the answer's `grid` (a few numbers per head, every head, whatever the file's size). A
-// head's weights come from the answer itself for a small .json or .csv upload, and otherwise from the reader's
-// own copy of the .npy file, sliced at the offset the answer gives (lib/npy.js): a 75 MB export is never sent
-// back. Past 128 positions the heatmap shows the mean of each block of positions, and says so.
+// head's weights come from the reader's own copy of the file (lib/npy.js): a .npy sliced at the offset the
+// answer gives, a .json or .csv parsed; no upload is sent back. An example's answer (/api/lm/diagnose) holds
+// its model's weights itself. Past 128 positions the heatmap shows the mean of each block of positions, and
+// says so.
 
 import { arcsFit, drawArcs } from "../../lib/arcs.js";
 import { headColour } from "../../lib/colours.js";
 import { counted } from "../../lib/counts.js";
 import { element, segmentedOption } from "../../lib/dom.js";
 import { Heatmap } from "../../lib/heatmap.js";
-import { readHead } from "../../lib/npy.js";
+import { isTextFile, readHead, readTextHead } from "../../lib/npy.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
 import { grouped, pct } from "./names.js";
 
@@ -340,11 +341,14 @@ class UploadView {
 
     let rows;
     try {
-      rows = answer.weights
+      const index = layer * this.heads + head;
+      rows = answer.weights // a model's own attention (the examples); an upload is read from the reader's file
         ? answer.weights[layer][head]
         : answer.layout && this.file
-          ? await readHead(this.file, answer.layout, layer * this.heads + head)
-          : null;
+          ? await readHead(this.file, answer.layout, index)
+          : isTextFile(this.file)
+            ? await readTextHead(this.file, index)
+            : null;
     } catch (error) {
       part.appendChild(element("p", "upload-head__note", `This head cannot be drawn here: ${error.message}.`));
       return;

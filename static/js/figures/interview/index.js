@@ -246,18 +246,21 @@ export class Interview extends Widget {
     });
   }
 
-  /** An example file built here: the attention of the model trained with `model`, run under `mask`, on the
-   * figure's sentence, as a .json object with its tokens (so its heads are drawn with arcs). */
+  /** An example: the attention of the model trained with `model`, run under `mask`, on the figure's
+   * sentence, diagnosed on the server in one request (/api/lm/diagnose), its tokens and weights with it. */
   example(model, mask) {
-    const url = `/api/lm/attention?${new URLSearchParams({ model, mask, sentence: this.state.sentence })}`;
-    this.loadDiagnosis(url, (data) => {
-      const body = JSON.stringify({ weights: data.weights, tokens: data.tokens });
-      const slug = (m) => m.replace("_", "-");
-      const name = model === mask ? `example-${slug(model)}.json` : `example-${slug(model)}-under-${slug(mask)}.json`;
-      const file = new File([body], name, { type: "application/json" });
-      const chosen = this.el.exampleChoice.selectedOptions[0]?.textContent ?? "";
-      this.diagnose(file, `${name}: ${chosen}'s attention on “${data.tokens.slice(1).join(" ")}”`, false);
-    });
+    const url = `/api/lm/diagnose?${new URLSearchParams({ model, mask, sentence: this.state.sentence })}`;
+    const chosen = this.el.exampleChoice.selectedOptions[0]?.textContent ?? "";
+    this.loadDiagnosis(
+      url,
+      (answer) => {
+        this.diagnoseErrors.clear();
+        const source = `${chosen}'s attention on “${answer.tokens.slice(1).join(" ")}”`;
+        this.diagnosis = { answer, source, file: null };
+        this.drawDiagnosis();
+      },
+      () => this.forgetDiagnosis(),
+    );
   }
 
   /** Send `file` (named for the reader by `source`), with the tokens file when one is chosen and `withTokens`,
@@ -274,12 +277,14 @@ export class Interview extends Widget {
         this.diagnosis = { answer, source, file };
         this.drawDiagnosis();
       },
-      () => {
-        this.diagnosis = null;
-        clear(this.el.result);
-        clear(this.el.resultHeads);
-      },
+      () => this.forgetDiagnosis(),
     );
+  }
+
+  forgetDiagnosis() {
+    this.diagnosis = null;
+    clear(this.el.result);
+    clear(this.el.resultHeads);
   }
 
   drawDiagnosis() {
