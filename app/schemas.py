@@ -364,6 +364,7 @@ class DiagnoseGrid(BaseModel):
     max_future: list[list[float]] = Field(description="[layer][head]")
     entropy: list[list[float | None]] = Field(description="[layer][head], in nats")
     signature: list[list[DiagnoseSignature]] = Field(description="[layer][head]")
+    verdict: list[list[DiagnoseVerdict]] = Field(description="[layer][head], as in heads")
     nan_rows: list[list[int]] = Field(description="[layer][head]")
 
 

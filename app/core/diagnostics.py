@@ -218,6 +218,12 @@ class Diagnosis:
         return names
 
     @property
+    def head_verdicts(self) -> NDArray[np.str_]:
+        """(layers, h): each head's verdict, "leaks", "broken" or "causal"."""
+        verdicts: NDArray[np.str_] = np.where(self.leaks, "leaks", np.where(self.broken, "broken", "causal"))
+        return verdicts
+
+    @property
     def head_count(self) -> int:
         """layers × h."""
         return int(self.max_future.size)

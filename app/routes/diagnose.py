@@ -111,6 +111,7 @@ def response(result: Diagnosis, tokens: list[str] | None, weights: object, layou
             "max_future": result.max_future,
             "entropy": result.entropy,
             "signature": result.signatures.tolist(),
+            "verdict": result.head_verdicts.tolist(),
             "nan_rows": result.nan_rows,
         },
         "tokens": tokens,

@@ -83,6 +83,7 @@ def test_a_csv_matrix_gets_the_whole_answer(client: TestClient) -> None:
             "max_future": [[0.0]],
             "entropy": [[pytest.approx(entropy)]],
             "signature": [["causal"]],
+            "verdict": [["causal"]],
             "nan_rows": [[0]],
         },
         "verdict": "causal",
@@ -128,6 +129,8 @@ def test_an_npy_of_layers_and_heads_mixing_all_three_kinds(client: TestClient) -
     assert body["layout"] == {"offset": 128, "dtype": "<f4", "shape": [2, 3, 6, 6]}
     assert body["signatures"] == {"zero_fill": 1, "unmasked": 2, "causal": 3}
     assert body["grid"]["signature"] == [["causal"] * 3, ["unmasked", "unmasked", "zero_fill"]]
+    # every cell carries the server's verdict, the one its head has in heads
+    assert [v for layer in body["grid"]["verdict"] for v in layer] == [h["verdict"] for h in body["heads"]]
 
 
 @pytest.mark.parametrize("shape", [(65, 2, 2), (3, 2, 3, 3), (33, 33)])

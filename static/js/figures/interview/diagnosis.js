@@ -65,12 +65,6 @@ function tableRegion(label, columns, rows) {
   return wrap;
 }
 
-/** The verdict of a grid cell: leaks when weight lies on the future, broken for the other fingerprints. */
-function cellVerdict(signature, maxFuture) {
-  if (maxFuture > 0) return "leaks";
-  return signature === "causal" ? "causal" : "broken";
-}
-
 /** `rows` (n × n, NaN allowed) averaged over blocks of `size` positions, a NaN counted as 0. */
 export function blocks(rows, size) {
   const n = rows.length;
@@ -107,7 +101,7 @@ function headFigures(answer, layer, head) {
     future_mass: grid.future_mass[layer][head],
     entropy: grid.entropy[layer][head],
     nan_rows: grid.nan_rows[layer][head],
-    verdict: cellVerdict(signature, grid.max_future[layer][head]),
+    verdict: grid.verdict[layer][head], // the server's, as every cell's
   };
 }
 
@@ -234,7 +228,7 @@ class UploadView {
       const row = [];
       for (let h = 0; h < H; h++) {
         const signature = grid.signature[l][h];
-        const verdict = cellVerdict(signature, grid.max_future[l][h]);
+        const verdict = grid.verdict[l][h];
         const data = { "data-layer": l, "data-head": h, "data-signature": signature };
         const g = svg("g", { class: `upload-cell upload-cell--${verdict}`, ...data }, root);
         const rect = svg("rect", { x: left + h * cell, y: top + l * cell, width: side, height: side }, g);
@@ -268,7 +262,7 @@ class UploadView {
     this.cells.forEach((row, l) =>
       row.forEach(({ rect }, h) => {
         const signature = grid.signature[l][h];
-        const verdict = cellVerdict(signature, grid.max_future[l][h]);
+        const verdict = grid.verdict[l][h];
         let colour;
         let opacity;
         if (this.colourBy === "entropy") {
