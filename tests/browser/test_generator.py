@@ -506,12 +506,20 @@ def test_the_about_note_gives_the_held_out_figures(watched_page):
     figure = open_generator(page)
     about = page.request.get("/api/translate/about").json()
     note = figure.locator("[data-part=about]")
-    expect(note).to_contain_text(f"exactly {about['exact_match'] * 100:.1f}% of the time")
-    expect(note).to_contain_text(f"decoder layer {about['best_layer'] + 1}")
-    expect(note).to_contain_text(f"right English word {about['alignment'] * 100:.1f}%")
-    expect(note).to_contain_text("trained here")
-    expect(note).to_contain_text("Attention was never a training target")
-    expect(note).to_contain_text(f"{about['parameters']:,} parameters")
+    # In sight: how often it translates an unseen sentence exactly.
+    line = note.locator("[data-part=about-text] > p").first
+    expect(line).to_be_visible()
+    expect(line).to_contain_text(f"exactly {about['exact_match'] * 100:.1f}% of the time")
+    # Folded, closed: how it was built and how the layer's alignment is measured (its numbers are the hint's).
+    how = note.locator("details.fold", has_text="How it was built and measured")
+    expect(how).not_to_have_attribute("open", re.compile(".*"))
+    how.locator("summary").click()
+    expect(how).to_contain_text(f"decoder layer {about['best_layer'] + 1}")
+    expect(how).to_contain_text("peaks on the right English word")
+    expect(how).to_contain_text("trained here")
+    expect(how).to_contain_text(f"{about['parameters']:,} parameters")
+    aligned = how.locator("p", has_text="How well a layer is aligned")
+    expect(aligned).not_to_contain_text(f"{about['alignment'] * 100:.1f}%")  # said once, in the Layer hint
     hint = figure.locator("[data-part=layer-hint]")
     expect(hint).to_contain_text(f"layer {about['best_layer'] + 1} {about['alignment'] * 100:.1f}%")
 

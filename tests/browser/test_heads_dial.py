@@ -261,7 +261,8 @@ def test_thirty_tokens_draw_a_heatmap_per_head(watched_page):
     expect(drawing).to_have_attribute("data-mode", "heatmap")
     expect(figure.locator("svg.heatmap")).to_have_count(3)
     expect(figure.locator(".lanes")).to_have_count(0)
-    expect(figure.get_by_text("Point at a word, or tab to it, to see only its row.")).to_be_visible()
+    hint = "Point at or tab to a word for its row alone, a relation for its pairs."
+    expect(figure.get_by_text(hint)).to_be_visible()
     first = figure.locator("svg.heatmap").first
     expect(first.locator(".heatmap__title")).to_have_text("Head 1")
     # Each grid says what its head does, from the answer's scores.
@@ -621,7 +622,7 @@ def test_hovering_a_word_shows_only_its_arcs_in_every_lane(watched_page):
     page, _ = watched_page
     figure = open_dial(page)
     hint = figure.locator("[data-part=hint]")
-    expect(hint).to_contain_text("Point at a word, or tab to it, to see only its arcs.")
+    expect(hint).to_have_text("Point at or tab to a word for its arcs alone, a relation for its pairs.")
     # Point at "bank" in the second lane: every lane shows bank's arcs alone.
     figure.locator(".lane[data-head='1'] .token[data-index='2']").hover()
     arcs = arc_opacities(figure)
@@ -681,6 +682,10 @@ def test_the_thresholds_stated_are_the_page_datas(watched_page):
     score = figure.locator("[data-part=score-note]")
     expect(score).to_contain_text("the weight a head puts on all of that word's partners together")
     expect(score).not_to_contain_text("right partner")
+    # How a score and a verdict are worked out is folded away, closed, and opens from its summary.
+    expect(score).to_be_hidden()
+    figure.locator("details.fold:has([data-part=score-note]) > summary").click()
+    expect(score).to_be_visible()
 
 
 def test_the_words_the_meaning_relation_knows_are_listed(watched_page):
@@ -688,7 +693,7 @@ def test_the_words_the_meaning_relation_knows_are_listed(watched_page):
     figure = open_dial(page)
     listing = figure.locator("details.dial-ambiguous")
     summary = listing.locator("summary")
-    heading = re.compile(r"^The \d+ words with two senses that the meaning relation knows$")
+    heading = re.compile(r"^The \d+ words with two senses$")
     expect(summary).to_have_text(heading)
     summary.click()
     words = listing.get_by_role("listitem")

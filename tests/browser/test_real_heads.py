@@ -89,11 +89,16 @@ def score_phrase(best: dict, hide: bool) -> str:
     )
 
 
-def open_title(best: dict, hide: bool, threshold: float) -> str:
-    """The open head's heading when it is the best head of one relation."""
+def open_title(best: dict, threshold: float) -> str:
+    """The open head's heading when it is the best head of one relation (its score is the list's to state)."""
     closest = f"the closest any head comes to {best['name']}"
     role = DOES[best["name"]] if best["score"] >= threshold else closest
-    return f"Layer {best['layer'] + 1}, head {best['head'] + 1}: {role} here, with {score_phrase(best, hide)}"
+    return f"Layer {best['layer'] + 1}, head {best['head'] + 1}: {role} here"
+
+
+def verdict(figure: Locator, relation: str) -> Locator:
+    """A relation's best head in words, in the fold under the relation list."""
+    return figure.locator(f".relation__verdict[data-relation={relation}]")
 
 
 def thumbnails(figure: Locator) -> Locator:
@@ -155,7 +160,7 @@ def test_the_figure_draws_72_thumbnails_and_opens_on_the_best_head(watched_page,
     expect(drawing).to_have_attribute("data-layer", str(best["layer"]))
     expect(drawing).to_have_attribute("data-head", str(best["head"]))
     expect(drawing).to_have_attribute("data-mode", "arcs")
-    title = open_title(best, False, tracks_at(page))
+    title = open_title(best, tracks_at(page))
     expect(figure.get_by_role("heading", name=title)).to_have_text(title)
     expect(chips(figure)).to_have_count(12)
     expect(chip(figure, head)).to_have_attribute("aria-pressed", "true")
@@ -284,9 +289,10 @@ def test_hiding_cls_and_sep_drops_them_and_renormalises(watched_page, real_model
         for row in matrix:
             assert sum(row) == pytest.approx(1, abs=1e-9) or sum(row) == 0
     # The note says, in the figure, why the markers draw so much weight.
-    why = figure.get_by_text("Why does so much attention land on [CLS] and [SEP]?")
-    why.click()
-    expect(figure.locator(".real-why")).to_contain_text("What Does BERT Look At?")
+    why = figure.locator("details.fold", has_text="Why [CLS] and [SEP] draw so much attention")
+    expect(why).not_to_have_attribute("open", re.compile(".*"))
+    why.get_by_text("Why [CLS] and [SEP] draw so much attention").click()
+    expect(why.get_by_text(re.compile("What Does BERT Look At"))).to_be_visible()
 
 
 def test_the_best_position_head_button_opens_that_head(watched_page, real_model):
@@ -306,7 +312,7 @@ def test_the_best_position_head_button_opens_that_head(watched_page, real_model)
     expect(figure.locator(".real-drawing")).to_have_attribute("data-layer", str(best["layer"]))
     expect(chip(figure, head)).to_have_attribute("aria-pressed", "true")
     assert query_params(page) == {"real_layer": str(layer), "real_head": str(head)}
-    expect(figure.locator("[data-part=open-title]")).to_have_text(open_title(best, False, tracks_at(page)))
+    expect(figure.locator("[data-part=open-title]")).to_have_text(open_title(best, tracks_at(page)))
 
 
 def drawn_pair_weight(matrix: list[list[float]], answer: dict, pair: list[int], words: bool, hide: bool):
@@ -364,8 +370,8 @@ def test_every_score_is_on_the_weights_drawn(watched_page, real_model):
             score = sum(drawn_pair_weight(matrix, answer, pair, words, hide) for pair in pairs) / len(pairs)
             assert score == pytest.approx(best["score"], abs=2e-3), (relation["name"], hide)
             expect(item.locator(".relation__score")).to_have_text(f"{best['score']:.2f}")
-            expect(item.locator(".relation__verdict")).to_contain_text(score_phrase(best, hide))
-            expect(figure.locator("[data-part=open-title]")).to_have_text(open_title(best, hide, threshold))
+            expect(verdict(figure, relation["name"])).to_contain_text(score_phrase(best, hide))
+            expect(figure.locator("[data-part=open-title]")).to_have_text(open_title(best, threshold))
             checked += 1
     assert checked >= 8
 
@@ -401,19 +407,18 @@ def test_a_head_is_said_to_track_a_relation_only_when_its_score_earns_it(watched
         figure = open_figure(page, f"?{urlencode({'real_sentence': sentence})}")
         item = figure.locator(f".relation[data-relation={best['name']}]")
         at = f"layer {best['layer'] + 1}, head {best['head'] + 1}"
-        button, verdict = item.locator(".real-best"), item.locator(".relation__verdict")
+        button, said = item.locator(".real-best"), verdict(figure, best["name"])
         expect(item.locator(".relation__score")).to_have_text(f"{best['score']:.2f}")
+        label = best["name"].capitalize()
+        bar = f"the {threshold:.2f} that tracking takes"
         if best["score"] >= threshold:
             expect(button).to_have_accessible_name(f"{at} {DOES[best['name']]} here")
-            bar = f"the {threshold:.2f} that tracking takes"
-            said = f"{at[0].upper()}{at[1:]} puts {score_phrase(best, False)}, at least {bar}."
-            expect(verdict).to_have_text(said)
+            expect(said).to_have_text(f"{label}: {at} puts {score_phrase(best, False)}, at least {bar}.")
         else:
             expect(button).to_have_accessible_name(f"{at} comes closest")
-            closest = f"the closest any head comes to {best['name']}, {at}"
-            expect(verdict).to_have_text(
-                f"No head {DOES[best['name']]} here: {closest}, puts {score_phrase(best, False)}, short of "
-                f"the {threshold:.2f} that tracking takes."
+            expect(said).to_have_text(
+                f"{label}: no head {DOES[best['name']]} here; the closest, {at}, puts "
+                f"{score_phrase(best, False)}, short of {bar}."
             )
 
 

@@ -45,7 +45,7 @@ def test_stepping_key_value_heads_down_groups_the_query_heads_and_says_what_it_s
     expect(figure.get_by_role("group", name=re.compile(r"^K\/V \d+: read by"))).to_have_count(4)
     expect(figure.get_by_role("group", name="K/V 1: read by heads 1–3")).to_be_visible()
     text = figure.locator('[data-part="diagram-text"]')
-    expect(text).to_contain_text("Grouped-query attention: 12 query heads of width 4, 4 key/value heads")
+    expect(text).to_contain_text("Grouped-query attention, query heads of width 4.")
     expect(text).to_contain_text("48 × 16 (768 weights each, against 2,304 without sharing)")
     expect(text).to_contain_text("32 numbers per token per layer instead of 96 (3× less)")
     diagram = figure.get_by_role("img", name=re.compile(r"12 query heads reading 4 key\/value heads"))
@@ -58,6 +58,7 @@ def test_stepping_key_value_heads_down_groups_the_query_heads_and_says_what_it_s
     kv.get_by_role("radio", name="12", exact=True).check()  # no sharing: nothing to compare the cache with
     expect(text).to_contain_text("cache 96 numbers per token per layer, as every head keeps its own")
     expect(text).not_to_contain_text("instead of")
+    expect(text).not_to_contain_text("without sharing")  # nothing shared: no "2,304 against 2,304"
 
 
 def test_the_record_panel_states_the_stored_losses_and_scores_at_the_chosen_query_heads(watched_page) -> None:
@@ -78,7 +79,12 @@ def test_the_record_panel_states_the_stored_losses_and_scores_at_the_chosen_quer
     assert f"meaning 1: {meaning_at_1:.2f}" in scores
     words = figure.locator('[data-part="record-text"]')
     expect(words).to_contain_text("as the key/value heads go from 6 to 1")
-    expect(words).to_contain_text("python -m training.train_sharing")
+    # How the record was made is folded away, closed, under the finding.
+    method = figure.locator('[data-part="record-method"]')
+    expect(method).to_be_hidden()
+    figure.locator('details.fold:has([data-part="record-method"]) > summary').click()
+    expect(method).to_contain_text("python -m training.train_sharing")
+    expect(method).to_contain_text("not computed from your sentence")
 
 
 def test_query_heads_that_share_keys_are_drawn_from_the_live_answer(watched_page, server) -> None:
@@ -95,9 +101,23 @@ def test_query_heads_that_share_keys_are_drawn_from_the_live_answer(watched_page
         assert (
             max(abs(a - b) for a, b in zip(drawn, expected, strict=True)) <= 2e-5
         )  # the packed form's rounding
-    expect(figure.get_by_role("status").filter(has_text="computed now")).to_contain_text(
-        "the best head per relation"
-    )
+    status = figure.locator('[data-part="live-text"]')
+    expect(status).to_have_attribute("role", "status")
+    expect(status).to_have_text(best_heads_said(answer))
     figure.get_by_role("textbox", name="Sentence").fill("dogs bark")
     figure.get_by_role("textbox", name="Sentence").press("Enter")
-    expect(figure.get_by_role("status").filter(has_text="computed now")).to_contain_text("“dogs bark”")
+    other = page.request.get(f"{server}/api/attention?sentence=dogs+bark&heads=6&kv_heads=2").json()
+    expect(status).to_have_text(best_heads_said(other))
+
+
+def best_heads_said(answer: dict) -> str:
+    """What the live status says of an answer: each relation's best head, its key/value head and its score."""
+    of = answer["kv_head_of"]
+    best = [
+        f"{r['name']}: head {r['best_head'] + 1} (K/V {of[r['best_head']] + 1}), {r['score']:.2f}"
+        for r in answer["relations"]
+        if r["best_head"] is not None
+    ]
+    if not best:
+        return "No relation has a pair of words to score in this sentence."
+    return f"The best head per relation: {'; '.join(best)}."

@@ -12,11 +12,13 @@ import { segmentedOption } from "../lib/dom.js";
 import { headMatrices } from "../lib/figure-tools.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../lib/log-axis.js";
+import { measure } from "../lib/measure.js";
 import { clear, r1, svg, svgText } from "../lib/svg.js";
 import { parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";
 
 export const DEFAULT_SENTENCE = "the river bank was steep";
+const GROUP_GAP = 30; // px between two groups' grids: the gap between groups and a group's rule and padding
 
 /** The divisors of h, smallest first: the key/value head counts a layer of h query heads can share. */
 export const divisors = (h) => Array.from({ length: h }, (_, k) => k + 1).filter((g) => h % g === 0);
@@ -70,7 +72,7 @@ export function finding(row) {
       : ratio <= 0.9
         ? `falls from ${formatLoss(mha.final_loss)} to ${formatLoss(mqa.final_loss)}`
         : `stays near ${formatLoss(mha.final_loss)} (${formatLoss(mqa.final_loss)})`;
-  const parts = [`With ${row.heads} query heads, the training loss ${change} as the key/value heads go from ${mha.kv_heads} to 1.`];
+  const parts = [`The training loss ${change} as the key/value heads go from ${mha.kv_heads} to 1.`];
   const moves = [];
   for (const name of RELATION_NAMES) {
     const a = mha.relations?.[name];
@@ -79,7 +81,7 @@ export function finding(row) {
     const verb = b < a - 0.05 ? "falls" : b > a + 0.05 ? "rises" : "holds";
     moves.push(`${name} ${verb} (${a.toFixed(2)} → ${b.toFixed(2)})`);
   }
-  if (moves.length) parts.push(`Best held-out score per relation, ${mha.kv_heads} key/value heads → 1: ${moves.join(", ")}.`);
+  if (moves.length) parts.push(`Best held-out scores: ${moves.join(", ")}.`);
   return parts.join(" ");
 }
 
@@ -96,7 +98,11 @@ export class Sharing extends Widget {
         heads: { param: "sharing_heads", fallback: fallbackH, parse: (v) => (counts.includes(Number(v)) ? Number(v) : undefined) },
         kvHeads: { param: "sharing_kv", fallback: null, parse: (v) => (/^\d{1,2}$/.test(v) ? Number(v) : undefined) },
       },
-      parts: ["sentence", "query-heads", "kv-heads", "kv-options", "diagram", "diagram-text", "loss", "scores", "record-text", "drawing", "live-text"],
+      parts: [
+        ..."sentence query-heads kv-heads kv-options".split(" "), // the controls
+        ..."diagram diagram-text loss scores record-text record-method".split(" "), // the two panels
+        ..."drawing live-text".split(" "), // the live heads
+      ],
       staleOn: "drawing",
     });
     this.record = record;
@@ -187,22 +193,24 @@ export class Sharing extends Widget {
       if (slot >= 18) svgText("text", String(i + 1), { class: "sharing-diagram__num", x: r1(x), y: qy + 4, "text-anchor": "middle" }, root);
     }
     const kvW = Math.min(kvSlot - 8, 80);
+    // "K/V 12" where the boxes are wide enough for every label, else the number alone (the caption names them)
+    const font = `11px ${getComputedStyle(box).fontFamily || "sans-serif"}`;
+    const named = measure(`K/V ${g}`, font) <= kvW - 4;
     for (let j = 0; j < g; j++) {
       svg("rect", { class: "sharing-diagram__kv", x: r1(kvX(j) - kvW / 2), y: ky - 12, width: r1(kvW), height: 22, rx: 4 }, root);
-      svgText("text", `K/V ${j + 1}`, { class: "sharing-diagram__num", x: r1(kvX(j)), y: ky + 3, "text-anchor": "middle" }, root);
+      svgText("text", named ? `K/V ${j + 1}` : String(j + 1), { class: "sharing-diagram__num", x: r1(kvX(j)), y: ky + 3, "text-anchor": "middle" }, root);
     }
     box.appendChild(root);
 
+    // The counts h and g are the controls' and the diagram's to show; the words say what follows from them.
     const cost = layerCost(d, h, g);
     const full = layerCost(d, h, h);
-    const groups = Array.from({ length: g }, (_, j) => headList(of.flatMap((k, i) => (k === j ? [i] : []))));
-    const share = g === h ? "Each query head reads its own keys and values" : `K/V ${g === 1 ? "1 is read by every query head" : groups.map((list, j) => `${j + 1}: ${list}`).join("; ")}`;
+    const weights = cost.wk.toLocaleString("en");
     this.el.diagramText.textContent =
-      `${kindOf(h, g)[0].toUpperCase()}${kindOf(h, g).slice(1)} attention: ${h} query heads of width ${cost.dk}, ` +
-      `${g} key/value ${g === 1 ? "head" : "heads"}. ${share}. ` +
-      `W_K and W_V are ${d} × ${g * cost.dk} (${cost.wk.toLocaleString("en")} weights each, against ` +
-      `${full.wk.toLocaleString("en")} without sharing); W_Q and W_O stay ${d} × ${d}. A decoder would cache ` +
-      `${cost.cachePerToken} numbers per token per layer` +
+      `${kindOf(h, g)[0].toUpperCase()}${kindOf(h, g).slice(1)} attention, query heads of width ${cost.dk}. ` +
+      `W_K and W_V are ${d} × ${g * cost.dk} (${weights} weights each` +
+      (g === h ? ")" : `, against ${full.wk.toLocaleString("en")} without sharing)`) +
+      `; W_Q and W_O stay ${d} × ${d}. A decoder would cache ${cost.cachePerToken} numbers per token per layer` +
       (g === h
         ? ", as every head keeps its own keys and values."
         : ` instead of ${cost.mhaCachePerToken} (${(cost.mhaCachePerToken / cost.cachePerToken).toFixed(0)}× less).`);
@@ -217,6 +225,7 @@ export class Sharing extends Widget {
     clear(this.el.scores);
     if (!points.length) {
       this.el.recordText.textContent = "No training record of shared keys and values is installed.";
+      this.el.recordMethod.textContent = "";
       return;
     }
     const width = Math.max(240, Math.min(360, this.el.loss.clientWidth || 320));
@@ -273,8 +282,9 @@ export class Sharing extends Widget {
       key.append(item);
     }
     this.el.scores.append(scores.root, key);
-    this.el.recordText.textContent =
-      `${finding(row)} Stored figures from the training run (${this.record.command ?? "python -m training.train_sharing"}), ` +
+    this.el.recordText.textContent = finding(row);
+    this.el.recordMethod.textContent =
+      `Stored figures from the training run (${this.record.command ?? "python -m training.train_sharing"}), ` +
       `one layer per setting, the same objective and seeds as figure ${this.figureNumber("heads-dial")}'s; not computed ` +
       "from your sentence.";
   }
@@ -287,36 +297,49 @@ export class Sharing extends Widget {
     const { tokens } = data;
     const width = this.el.drawing.clientWidth || 640;
     const font = getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
-    const perRow = Math.min(h, width < 560 ? 3 : 6);
-    const { cell } = fitCells(width, tokens.length, perRow, { extra: labelRoom(tokens, 11, font) + 8, maxCell: 26, minCell: 5, prefer: 16 });
+    // As many grids to a row (six at most) as keep a cell of 14 px (the slanted column labels' spacing), counting
+    // in each grid's row labels, the longest column label's overhang past the last column (cos 50° of it, less
+    // half a cell) and the groups' rule and gap.
+    const room = labelRoom(tokens, 11, font);
+    const overhang = Math.max(0, Math.round(0.65 * (room - 8)) - 5);
+    const extra = room + 8 + overhang;
+    const fit = { extra, gap: GROUP_GAP, maxCell: 26, minCell: 5, prefer: 14 };
+    const { cell } = fitCells(width, tokens.length, Math.min(h, 6), fit);
     const groups = [];
     for (let j = 0; j < g; j++) {
       const heads = of.flatMap((k, i) => (k === j ? [i] : []));
       const group = document.createElement("div");
       group.className = "sharing-group";
       group.setAttribute("role", "group");
-      const title = `K/V ${j + 1}: read by ${headList(heads)}`;
-      group.setAttribute("aria-label", title);
-      const heading = document.createElement("p");
-      heading.className = "sharing-group__title";
-      heading.textContent = title;
+      group.setAttribute("aria-label", `K/V ${j + 1}: read by ${headList(heads)}`);
+      // A group of one head is titled on its grid ("Head 2 · K/V 2"); a larger one says its K/V head once.
+      const alone = heads.length === 1;
+      if (!alone) {
+        const heading = document.createElement("p");
+        heading.className = "sharing-group__title";
+        heading.textContent = `K/V ${j + 1}`;
+        group.append(heading);
+      }
       const maps = document.createElement("div");
       maps.className = "heatmaps";
       for (const i of heads) {
-        const map = new Heatmap({ tokens, cell, colour: headColour(i), title: `Head ${i + 1}`, font, label: `Query head ${i + 1}'s attention (reads K/V ${j + 1})` });
+        const title = alone ? `Head ${i + 1} · K/V ${j + 1}` : `Head ${i + 1}`;
+        const label = `Query head ${i + 1}'s attention (reads K/V ${j + 1})`;
+        const map = new Heatmap({ tokens, cell, colour: headColour(i), title, font, axes: false, label });
         map.update(data.weights[i]);
         maps.append(map.root);
       }
-      group.append(heading, maps);
+      group.append(maps);
       groups.push(group);
     }
     this.el.drawing.replaceChildren(...groups);
     const best = data.relations
       .filter((r) => r.best_head !== null && r.best_head !== undefined)
       .map((r) => `${r.name}: head ${r.best_head + 1} (K/V ${of[r.best_head] + 1}), ${r.score.toFixed(2)}`);
+    // The sentence is the box's to show: the status says what was found in it.
     this.el.liveText.textContent = best.length
-      ? `On “${tokens.join(" ")}”, computed now, the best head per relation: ${best.join("; ")}.`
-      : `On “${tokens.join(" ")}” no relation has a pair of words to score.`;
+      ? `The best head per relation: ${best.join("; ")}.`
+      : "No relation has a pair of words to score in this sentence.";
   }
 }
 

@@ -1,5 +1,6 @@
 // Figure 1's capacity curve, from the page data: the final training loss of the layer trained at each head
 // count (both axes logarithmic), the dial's current count marked, and the head spread measured at that count.
+// Under it, what the curve shows in one or two sentences; how it was measured folds away (`method`).
 
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
@@ -8,10 +9,11 @@ import { plural } from "./words.js";
 
 export class CapacityCurve {
   /** `capacity`: the page data's record ({d_model, heads: [{heads, head_width, final_loss, …}], …}). */
-  constructor({ box, text, spread }, capacity) {
+  constructor({ box, text, spread, method }, capacity) {
     this.box = box;
     this.text = text;
     this.spread = spread;
+    this.method = method;
     this.capacity = capacity;
     this.points = capacity?.heads ?? [];
     this.mark = null; // the current head count's ring and label, once drawn
@@ -28,7 +30,7 @@ export class CapacityCurve {
     }
     clear(box);
     const width = Math.max(260, Math.min(520, box.clientWidth || 420));
-    const height = 190;
+    const height = 170;
     const m = { left: 48, right: 14, top: 26, bottom: 50 };
     const losses = points.map((p) => p.final_loss).filter((x) => x > 0);
     const xMax = Math.max(...points.map((p) => Math.log2(p.heads))) || 1;
@@ -85,28 +87,30 @@ export class CapacityCurve {
       top: m.top,
     };
     box.appendChild(root);
-    this.text.textContent =
-      `Each point is the same ${this.dModel}-wide layer, trained with the dial at that setting; ` +
-      `lower loss means it delivers the three relations better. ${this.finding()} These are stored figures ` +
-      "from the training run (python -m training.train_relations), not computed from your sentence.";
+    this.text.textContent = `Stored from training, not your sentence${this.finding()}`;
+    if (this.method) {
+      const sentences = this.capacity.heldout_sentences;
+      this.method.textContent =
+        `Each point is the same ${this.dModel}-wide layer, trained from scratch with the dial at that count ` +
+        "(python -m training.train_relations); lower loss means it delivers the three relations better. " +
+        `Head spread: how differently the heads look${sentences ? `, over ${sentences} held-out sentences` : ""}; ` +
+        "0 when every head looks at the same words, 1 when no two heads overlap.";
+    }
   }
 
-  /** Where the loss is lowest, against one head, and whether the narrowest heads lose it again. */
+  /** Where the loss is lowest, against one head, and whether the narrowest heads lose it again, as the end of
+   *  a sentence (the numbers are the ring's label, which follows the dial: the words say where to look). */
   finding() {
     const { points } = this;
     const best = points.reduce((a, b) => (b.final_loss < a.final_loss ? b : a));
     const one = points.find((p) => p.heads === 1);
     const last = points[points.length - 1];
-    if (!one || best.heads === 1) return "";
-    let finding =
-      `One head ends at ${formatLoss(one.final_loss)}; the lowest loss, ${formatLoss(best.final_loss)}, comes at ` +
-      `${plural(best.heads, "head")} of width ${best.head_width}.`;
+    if (!one || best.heads === 1) return ".";
+    const lowest = `: lowest at ${plural(best.heads, "head")} of width ${best.head_width}`;
     if (last.heads !== best.heads && last.final_loss > 2 * best.final_loss) {
-      finding +=
-        ` At ${plural(last.heads, "head")} of width ${last.head_width} it is back up to ` +
-        `${formatLoss(last.final_loss)}: heads that narrow cannot carry a question each.`;
+      return `${lowest}, up again at ${plural(last.heads, "head")} of width ${last.head_width}.`;
     }
-    return finding;
+    return `${lowest}.`;
   }
 
   /** Mark head count `h` on the curve and write the head spread measured there. */
@@ -145,9 +149,8 @@ export class CapacityCurve {
     const untrained = p.untrained_head_spread;
     if (typeof trained !== "number" || typeof untrained !== "number") return "";
     return (
-      `Head spread at ${plural(h, "head")} (0: every head looks at the same words, 1: no two heads overlap), ` +
-      `over ${this.capacity.heldout_sentences ?? "the"} held-out sentences: trained ${trained.toFixed(2)}, ` +
-      `untrained ${untrained.toFixed(2)}. Untrained heads ask nearly the same question.`
+      `Head spread at ${plural(h, "head")} (0: all alike, 1: no overlap): trained ${trained.toFixed(2)}, ` +
+      `untrained ${untrained.toFixed(2)}.`
     );
   }
 }

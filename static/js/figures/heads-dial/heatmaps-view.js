@@ -50,18 +50,21 @@ export function drawHeatmapsView(container, data, { width, font, verdicts, bindT
 
   // The room left of a grid for its row labels, then as many grids per line as keep every row labelled (a
   // cell of LABEL_STEP), else one grid per line with its rows labelled every k-th.
+  // A slanted column label may run past the last column by cos 50° of its length (lib/heatmap.js widens the
+  // grid to hold it), so that much more room is kept beside each grid.
   const left = labelRoom(tokens, LABEL, font);
-  const { cell } = fitCells(width, n, h, { extra: left + 4, gap: GAP, minCell: 4, maxCell: 22, prefer: LABEL_STEP });
   const slant = Math.min(left, Math.max(...tokens.map((t) => measure(t, `${LABEL}px ${font}`)))) + 6;
+  const overhang = Math.ceil(slant * Math.cos((50 * Math.PI) / 180));
+  const extra = left + 4 + overhang;
+  const { cell } = fitCells(width, n, h, { extra, gap: GAP, minCell: 4, maxCell: 22, prefer: LABEL_STEP });
   const frame = { size: LABEL, left, top: HEADER + slant * 0.77 + 4, slant };
 
   const grid = document.createElement("div");
   grid.className = "heatmaps";
   const legend = document.createElement("p");
   legend.className = "heatmap-axes";
-  legend.textContent =
-    "Rows: the word asking (query). Columns: the word looked at (key). " +
-    "Point at a relation in the key to outline the pairs it wants, in its colour.";
+  // What rows and columns are; pointing at a relation is the hint's to say (index.js), not repeated here.
+  legend.textContent = "Rows: the word asking (query). Columns: the word looked at (key).";
   container.append(legend, grid);
   const pairs = pairRelations(data);
   const heatmaps = [];

@@ -35,7 +35,7 @@ const PREFETCHED_SENTENCES = 50; // sentences whose every head count has been as
 const PARTS = [
   ..."try sentence heads readout trained chips".split(" "), // the caption's Try: line, the controls
   ..."story legend hint drawing note".split(" "), // the drawing, with its story line and key over it
-  ..."relations capacity capacity-text spread".split(" "), // the panels under it
+  ..."relations capacity capacity-text spread capacity-method".split(" "), // the panels under it
 ];
 
 export class HeadsDial extends Widget {
@@ -55,7 +55,7 @@ export class HeadsDial extends Widget {
     this.validHeads = validHeads;
     this.capacity = pageData.capacity ?? null;
     this.curve = new CapacityCurve(
-      { box: this.el.capacity, text: this.el.capacityText, spread: this.el.spread },
+      { box: this.el.capacity, text: this.el.capacityText, spread: this.el.spread, method: this.el.capacityMethod },
       this.capacity,
     );
     if (this.state.head !== null && this.state.head > this.state.heads) this.state.head = null;
@@ -212,14 +212,12 @@ export class HeadsDial extends Widget {
     const bindRelation = (area, name, control) => this.relation.bind(area, name, control);
     const hintId = this.el.hint.id || null;
     drawLegend(this.el.legend, data, mode, { bindRelation, hintId });
-    const pairs = layout ? "draw the pairs it wants faintly in every lane" : "outline the pairs it wants";
     this.el.hint.textContent =
-      `Point at a word, or tab to it, to see only its ${layout ? "arcs" : "row"}. ` +
-      `Point at a relation, or tab to it, to ${pairs}.`;
+      `Point at or tab to a word for its ${layout ? "arcs" : "row"} alone, a relation for its pairs.`;
     this.el.note.textContent = layout
       ? ""
       : `${n > ARC_TOKEN_LIMIT ? `${n} words are too many for arcs` : "On a narrow screen arcs turn to mush"}, so ` +
-        "each head is a grid: a row per word asking, a column per word looked at; darker means more weight.";
+        "each head is a grid; darker means more weight.";
     this.el.note.hidden = !this.el.note.textContent;
     drawRelations(this.el.relations, data, { bindRelation, hintId });
     this.showDial();

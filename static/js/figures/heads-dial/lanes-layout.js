@@ -1,6 +1,7 @@
 // Where figure 1's lanes go: one lane (small multiple) per head, as many side by side as keep every word
-// readable, and inside a lane where each word sits and the path of an arc from word i to word j (above: looking
-// back, below: looking ahead, a small loop: itself). Pure geometry: lanes-view.js draws with it.
+// readable (small lanes from 8 heads on, or where wide ones would stand one to a row), and inside a lane where
+// each word sits and the path of an arc from word i to word j (above: looking back, below: looking ahead, a
+// small loop: itself). Pure geometry: lanes-view.js draws with it.
 
 import { arcPath } from "../../lib/arcs.js";
 import { measure } from "../../lib/measure.js";
@@ -21,8 +22,18 @@ const clamp = (lo, hi, x) => Math.max(lo, Math.min(hi, x));
  *   height: number, fontSize: number, origin: (k: number) => {x: number, y: number}, lane: object}}
  */
 export function lanesLayout(width, tokens, h, font) {
+  if (h >= COMPACT_HEADS) return layoutOf("compact", width, tokens, h, font);
+  // Wide lanes, unless they would stand one to a row where small ones sit side by side (a phone): heads are
+  // compared across, and a column of tall lanes is read one at a time.
+  const wide = layoutOf("wide", width, tokens, h, font);
+  if (wide && (wide.columns > 1 || h === 1)) return wide;
+  const small = layoutOf("compact", width, tokens, h, font);
+  return small && small.columns > 1 ? small : wide;
+}
+
+/** The layout of lanes of `kind` ("wide" or "compact"), or null when the words do not fit one lane to a row. */
+function layoutOf(kind, width, tokens, h, font) {
   const n = tokens.length;
-  const kind = h >= COMPACT_HEADS ? "compact" : "wide";
   const compact = kind === "compact";
   const fontSize = FONT[kind];
   const gap = GAP[kind];
@@ -54,7 +65,7 @@ export function lanesLayout(width, tokens, h, font) {
 function laneGeometry(laneW, n, fontSize, compact) {
   const slot = laneW / n;
   const header = compact ? 40 : 46; // the head's name, and its verdict under it
-  const rise = clamp(28, 84, laneW * 0.17); // the tallest arc
+  const rise = clamp(28, 84, laneW * 0.14); // the tallest arc
   const boxH = Math.round(fontSize * 1.5 + 4);
   const yMid = header + rise + 6 + boxH / 2;
   const above = yMid - boxH / 2 - 1;

@@ -30,7 +30,7 @@ export function drawRelations(list, data, { bindRelation, hintId }) {
       result.classList.add("relation__result--none");
       result.textContent =
         relation.name === "meaning"
-          ? "No such pair in this sentence: it needs a word with two senses (listed under the sentence box)."
+          ? "No such pair in this sentence: it needs a word with two senses (listed below)."
           : "No such pair in this sentence.";
       list.appendChild(li);
       continue;

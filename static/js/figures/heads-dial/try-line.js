@@ -42,8 +42,8 @@ export function tryLine({ heads, trained, storyHeads, data, other, example }) {
     : [
         "This sentence has no meaning pair: that needs a word with two senses",
         example
-          ? `, such as ${example} (all are listed under the sentence box). `
-          : " (listed under the sentence box). ",
+          ? `, such as ${example} (all are listed under the relation scores). `
+          : " (listed under the relation scores). ",
       ];
   if (!other) return pair ? drag(` and watch ${pair}.`) : none;
   const all = verdicts(other);

@@ -9,15 +9,16 @@
 // request; a head chip redraws only the open view, and a hover or a focus only rewrites attributes. The model
 // is optional: a status check first, and a 503 from the answer, show how to install it instead of an error.
 
-import { ARC_TOKEN_LIMIT, emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
+import { ARC_TOKEN_LIMIT, arcsFit, emphasiseArcs, MIN_WEIGHT } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
 import { HeadChips } from "../../lib/head-chips.js";
+import { measure } from "../../lib/measure.js";
 import { relationInfo } from "../../lib/relations.js";
 import { TokenFocus } from "../../lib/token-focus.js";
 import { format, parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { drawOpen, pct } from "./open-view.js";
-import { bestHeads, relationItems, scoreNote, scorePhrase, strongestHead } from "./relations.js";
+import { bestHeads, relationItems, relationVerdicts, scoreNote, strongestHead } from "./relations.js";
 import { ThumbnailGrid } from "./thumbnails.js";
 import { viewOf } from "./view.js";
 
@@ -26,6 +27,9 @@ const STATUS = "/api/real-attention/status";
 const LAYERS = 6; // all-MiniLM-L6-v2; the answer's own numbers win once it arrives
 const HEADS = 12;
 const DEBOUNCE_MS = 300;
+// From this width (real-heads.css), one head whose arcs fit half of it opens beside the relation list.
+const SPLIT = window.matchMedia("(min-width: 62rem)");
+const SPLIT_GAP = 24; // px between the two columns (real-heads.css)
 
 /** The install command inside a 503's detail (after a colon or in backticks), or the whole detail. */
 function installCommand(detail) {
@@ -67,6 +71,7 @@ export class RealHeads extends Widget {
         "body",
         "grid",
         "relations",
+        "verdicts",
         "score-note",
         "open-title",
         "chips",
@@ -207,6 +212,7 @@ export class RealHeads extends Widget {
       if (newView) this.view = viewOf(this.data, this.state);
       timed("grid", () => this.grid.paint(this.view.layers, this.view.labels.length));
       this.el.relations.replaceChildren(...relationItems(this.data, this.state.hide));
+      this.el.verdicts.replaceChildren(...relationVerdicts(this.data, this.state.hide));
       const dial = this.figureNumber("heads-dial");
       this.el.scoreNote.textContent = scoreNote(this.data, { ...this.state, dial });
       this.drawOpen();
@@ -220,8 +226,8 @@ export class RealHeads extends Widget {
       const n = this.view.labels.length;
       const heads = this.view.layers[layer].length;
       this.chips.draw(heads);
-      const width = this.width || this.el.drawing.clientWidth || 640;
       this.font ??= getComputedStyle(this.el.drawing).fontFamily || "sans-serif";
+      const width = this.layOut(head);
       this.focus.reset();
       const el = this.el.drawing;
       el.replaceChildren();
@@ -251,9 +257,32 @@ export class RealHeads extends Widget {
   }
 
   /**
-   * "Layer 1, head 3: tracks the previous word here, with 1.00 of its weight on the partners (…)", "Layer 2,
-   * head 9: the closest any head comes to grammar here, with 0.23 …" (below TRACKS_AT), or "Layer 2, all 12
-   * heads".
+   * Where the open view stands, set on the body as class is-split: beside the relation list on a wide screen
+   * when one head is open and its tokens fit half the width as arcs (figure 1's rule) with every label whole,
+   * else under it at the full width, so that a long sentence, a long word or a whole layer never loses its
+   * width. Returns the view's width.
+   */
+  layOut(head) {
+    const body = this.el.body;
+    const full = body.clientWidth;
+    if (!full) return this.width || this.el.drawing.clientWidth || 640;
+    const half = Math.floor((full - SPLIT_GAP) / 2);
+    const split = SPLIT.matches && head !== null && this.labelsFit(half);
+    body.classList.toggle("is-split", split);
+    return split ? half : full;
+  }
+
+  /** Whether one head's arcs fit `width` with every token's label whole (lib/arcs.js sizes and cuts them so). */
+  labelsFit(width) {
+    const { labels } = this.view;
+    const slot = width / labels.length;
+    const font = `${Math.max(11, Math.min(16, slot / 5.2))}px ${this.font}`;
+    return arcsFit(labels.length, width) && labels.every((t) => measure(t, font) <= slot - 6);
+  }
+
+  /**
+   * "Layer 1, head 3: tracks the previous word here", "Layer 2, head 9: the closest any head comes to grammar
+   * here" (below TRACKS_AT), or "Layer 2, all 12 heads". Its score is the relation list's to state.
    */
   openTitle(layer, head, heads, auto) {
     if (head === null) return `Layer ${layer + 1}, all ${heads} heads`;
@@ -264,7 +293,7 @@ export class RealHeads extends Widget {
     const what = best.map((b) => {
       const info = relationInfo(b.name);
       const role = b.tracks ? info.does : `the closest any head comes to ${info.label.toLowerCase()}`;
-      return `${role} here, with ${scorePhrase(b, hide)}`;
+      return `${role} here`;
     });
     return `${name}: ${what.join("; ")}`;
   }

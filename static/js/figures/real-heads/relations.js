@@ -1,5 +1,6 @@
 // Figure 11's relations: for each relation of figure 1, the head of the 72 that scores best in the reader's
-// sentence as a button that opens it, its score, and a strip of every head's score. Every score is on the
+// sentence as a button that opens it, its score, and a strip of every head's score; folded under them, each
+// best head's score in words, against the bar and with the other version (`relationVerdicts`). Every score is on the
 // weights drawn: with [CLS] and [SEP] shown, the server's `scores_with_markers` (a share of a word's whole
 // row); with them hidden, its `scores` (the words alone, rows renormalised). The other version is given in
 // brackets and named. A head is said to track a relation only when its drawn score reaches TRACKS_AT.
@@ -89,16 +90,6 @@ export function relationItems(data, hide = false) {
     result.append(scoreStrip(relation, info.label, hide), score, button);
     li.appendChild(result);
 
-    const verdict = document.createElement("p");
-    verdict.className = "relation__verdict";
-    const label = info.label.toLowerCase();
-    const bar = `the ${f2(TRACKS_AT)} that tracking takes`;
-    verdict.textContent = best.tracks
-      ? `${capital(at)} puts ${scorePhrase(best, hide)}, at least ${bar}.`
-      : `No head ${info.does} here: the closest any head comes to ${label}, ${at}, puts ` +
-        `${scorePhrase(best, hide)}, short of ${bar}.`;
-    li.appendChild(verdict);
-
     const targets = document.createElement("p");
     targets.className = "relation__targets";
     const pairs = relation.targets.map(([i, j]) => `${data.words[i]} → ${data.words[j]}`);
@@ -110,7 +101,28 @@ export function relationItems(data, hide = false) {
   });
 }
 
-const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+/**
+ * Each relation's best head in a sentence, for the fold under the list (the list shows the score and the
+ * button; this says it with the other version in brackets and against the bar): a <p class="relation__verdict"
+ * data-relation> per relation that has pairs.
+ */
+export function relationVerdicts(data, hide = false) {
+  return data.relations.flatMap((relation) => {
+    const best = bestOf(relation, hide);
+    if (!best) return [];
+    const info = relationInfo(relation.name);
+    const at = `layer ${best.layer + 1}, head ${best.head + 1}`;
+    const bar = `the ${f2(TRACKS_AT)} that tracking takes`;
+    const verdict = document.createElement("p");
+    verdict.className = "relation__verdict";
+    verdict.dataset.relation = relation.name;
+    verdict.textContent = best.tracks
+      ? `${info.label}: ${at} puts ${scorePhrase(best, hide)}, at least ${bar}.`
+      : `${info.label}: no head ${info.does} here; the closest, ${at}, puts ${scorePhrase(best, hide)}, ` +
+        `short of ${bar}.`;
+    return [verdict];
+  });
+}
 
 /** What a relation's scores are a share of, for the strip's name. */
 const stripOf = (hide) =>
