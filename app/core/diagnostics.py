@@ -84,42 +84,58 @@ UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, 
 EQUAL_RTOL = 1e-6
 # A leak whose every future weight is below this is "faint": the mask is there, but too weak for the scores.
 FAINT = 1e-3
-# Each signature in one line of words: what its weights show, and the code that makes them (the README's table
-# is tested against this one; judge_block's docstring gives the rules in full).
-SIGNATURE_RULES: dict[Signature, tuple[str, str]] = {
+# Each signature in words, in one place: what its weights show and the code that makes them (the README's
+# table is tested against these two), and the line the page writes for it (the grid's titles and the head's
+# verdict, by way of the page's data). judge_block's docstring gives the rules in full.
+SIGNATURE_RULES: dict[Signature, tuple[str, str, str]] = {
     "causal": (
         "nothing above the diagonal; rows sum to 1, or are all 0 (padding under a safe softmax)",
         "the −∞ mask",
+        "nothing above the diagonal",
     ),
     "zero_fill": (
         "equal future weights along each row (padded keys, which no row reads, left out)",
         "`masked_fill(mask, 0)`, or any constant fill the scores outweigh",
+        "×0: equal future weights along each row (masked_fill(mask, 0))",
     ),
-    "next_word": ("future weight on j = i + 1 only", "`triu(ones, diagonal=2)`"),
+    "next_word": (
+        "future weight on j = i + 1 only",
+        "`triu(ones, diagonal=2)`",
+        "off by one: weight on the next word only (triu(…, diagonal=2))",
+    ),
     "hides_self": (
         "a zero diagonal, and the first row NaN (or uniform under a finite mask value)",
         "`triu(ones, diagonal=0)`",
+        "off by one: each word hidden from itself (triu(…, diagonal=0))",
     ),
-    "transposed": ("no weight on the past, weight on the future", "`tril` where `triu` was meant"),
+    "transposed": (
+        "no weight on the past, weight on the future",
+        "`tril` where `triu` was meant",
+        "transposed: the past hidden and the future seen (tril where triu was meant)",
+    ),
     "faint": (
         f"unequal future weights, every one below {FAINT:g}",
         "a finite mask value added, too small for the scores (`(1 - mask) * -10000.0` against float16 "
         "scores near 1e4)",
+        "a faint leak: tiny future weights (a finite mask value too small for the scores)",
     ),
     "unmasked": (
         "any other weight on the future",
         "no mask at all, or a 0/1 mask added instead of −∞: from weights alone the two cannot be told apart, "
         "since any positive rows W are the softmax of scores log W",
+        "free weight on the future: no mask, or a 0/1 mask added instead of −∞",
     ),
     "after_softmax": (
         f"nothing above the diagonal, rows summing to less than 1 (by more than {ROW_SUM_TOLERANCE:g}, or "
         "twice what rounding to float16 or bfloat16 can do: a float32 file whose weights all lie on "
         "bfloat16's grid is read as a bfloat16 export)",
         "the mask applied to the weights, rows not renormalised",
+        "masked after the softmax: rows sum to less than 1",
     ),
     "nan_rows": (
         "rows that are NaN throughout",
         "a fully masked row under −∞: left padding, or −1e9 and `finfo.min` overflowing to −∞ in float16",
+        "fully masked rows gave NaN (−∞ on a whole row: a safe softmax gives 0 there)",
     ),
 }
 

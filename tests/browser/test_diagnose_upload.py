@@ -248,3 +248,19 @@ def test_tokens_examples_of_the_zoo_a_dropped_file_and_refusals(watched_page, tm
     drop.dispatch_event("drop", {"dataTransfer": transfer})
     expect(region.locator(".verdict__meta")).to_have_text("dropped.json · shape [4, 4]")
     expect(region.locator(".verdict")).to_have_attribute("data-verdict", "causal")
+
+
+def test_the_legend_and_the_head_say_what_the_servers_table_says(watched_page):
+    """The words for each fingerprint come from the one table (app/core/diagnostics.py SIGNATURE_RULES), by
+    way of the page's data: the legend's line and the drawn head's name."""
+    from app.core.diagnostics import SIGNATURE_RULES
+
+    page, _ = watched_page
+    figure, region = open_diagnosis(page)
+    figure.get_by_label("Example").select_option(label="the ×0 model")
+    region.get_by_role("button", name="Try the example").click()
+    expect(region.locator(".verdict")).to_have_attribute("data-verdict", "leaks")
+    said = SIGNATURE_RULES["zero_fill"][2]
+    expect(region.locator(".upload-grid__legend li")).to_contain_text([f": {said}"])
+    name = re.compile(rf"^layer \d+, head \d+: leaks, {re.escape(said)}$")
+    expect(drawn_head(region).get_by_role("img", name=name)).to_be_visible()

@@ -18,25 +18,33 @@ import { isTextFile, readHead, readTextHead } from "../../lib/npy.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
 import { grouped, pct } from "./names.js";
 
-/** Every fingerprint the server names: a one-letter mark for the grid, and what it means. */
-export const SIGNATURES = {
-  causal: { mark: "", text: "nothing above the diagonal" },
-  zero_fill: { mark: "0", text: "×0: equal future weights along each row (masked_fill(mask, 0))" },
-  next_word: { mark: "N", text: "off by one: weight on the next word only (triu(…, diagonal=2))" },
-  transposed: { mark: "T", text: "transposed: the past hidden and the future seen (tril where triu was meant)" },
-  faint: { mark: "f", text: "a faint leak: tiny future weights (a finite mask value too small for the scores)" },
-  unmasked: { mark: "U", text: "free weight on the future: no mask, or a 0/1 mask added instead of −∞" },
-  hides_self: { mark: "S", text: "off by one: each word hidden from itself (triu(…, diagonal=0))" },
-  after_softmax: { mark: "A", text: "masked after the softmax: rows sum to less than 1" },
-  nan_rows: { mark: "∅", text: "fully masked rows gave NaN (−∞ on a whole row: a safe softmax gives 0 there)" },
+/** Each fingerprint the server names, its one-letter mark on the grid (what it means, the page's data says:
+ * app/core/diagnostics.py SIGNATURE_RULES, given to `useSignatureTexts`). */
+export const MARKS = {
+  causal: "",
+  zero_fill: "0",
+  next_word: "N",
+  transposed: "T",
+  faint: "f",
+  unmasked: "U",
+  hides_self: "S",
+  after_softmax: "A",
+  nan_rows: "∅",
 };
+let texts = {};
+
+/** What each signature means, in the page's words, from the server's one table (the page's data). */
+export function useSignatureTexts(given) {
+  texts = given ?? {};
+}
+
 const VERDICT_BADGE = { causal: "✓ causal", leaks: "✗ leaks", broken: "✗ broken" };
 const VERDICT_COLOUR = { causal: 0, leaks: 3, broken: 4 }; // blue, vermillion, reddish purple
 const MOST_CELLS = 128; // past this many positions a heatmap shows blocks of positions, averaged
 
 /** A head as the reader names it, counted from 1 (the answer's layer and head are array indices, from 0). */
 const headName = (layer, head) => `layer ${layer + 1}, head ${head + 1}`;
-const signatureText = (s) => SIGNATURES[s]?.text ?? s;
+const signatureText = (s) => texts[s] ?? s;
 const num = (x) => (x === 0 ? "0" : Math.abs(x) < 0.001 ? x.toExponential(1) : String(Number(x.toPrecision(3))));
 
 /** A scrolling table that takes keyboard focus: a caption, `columns` as its header, then one row per
@@ -233,7 +241,7 @@ class UploadView {
         const g = svg("g", { class: `upload-cell upload-cell--${verdict}`, ...data }, root);
         const rect = svg("rect", { x: left + h * cell, y: top + l * cell, width: side, height: side }, g);
         svg("title", {}, g).textContent = `${headName(l, h)}: ${signatureText(signature)}`;
-        const mark = SIGNATURES[signature]?.mark;
+        const mark = MARKS[signature];
         if (mark && cell >= 12) {
           const [x, y] = [r1(left + (h + 0.5) * cell), r1(top + (l + 0.5) * cell)];
           const at = { class: "upload-cell__mark", x, y, "text-anchor": "middle", "dominant-baseline": "central" };
@@ -283,11 +291,11 @@ class UploadView {
   legend() {
     const counts = this.answer.signatures ?? {};
     const list = element("ul", "upload-grid__legend");
-    for (const [name, { mark, text }] of Object.entries(SIGNATURES)) {
+    for (const [name, mark] of Object.entries(MARKS)) {
       if (!counts[name]) continue;
       const item = element("li");
       if (mark) item.appendChild(element("b", "upload-grid__legend-mark", mark));
-      item.append(element("code", "", name), ` ${counted(counts[name], "head")}: ${text}`);
+      item.append(element("code", "", name), ` ${counted(counts[name], "head")}: ${signatureText(name)}`);
       list.appendChild(item);
     }
     return list;

@@ -16,7 +16,7 @@ import { parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.js";
 import { drawCurves, drawLosses } from "./curves.js";
-import { drawDiagnosis } from "./diagnosis.js";
+import { drawDiagnosis, useSignatureTexts } from "./diagnosis.js";
 import { drawReadWrite, drawSummary, leadText, marksKey, overfittingText, readWriteText } from "./read-write.js";
 import { grouped, ORDER, SHORT } from "./names.js";
 
@@ -296,6 +296,7 @@ export class Interview extends Widget {
 
 /** Entry point used by main.js. */
 export function start(figure, pageData) {
+  useSignatureTexts(pageData.signatureTexts);
   const widget = new Interview(figure, pageData);
   widget.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
