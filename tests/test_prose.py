@@ -238,3 +238,20 @@ def test_the_readmes_signature_table_is_the_codes() -> None:
     table = {name: (shows, code) for name, shows, code in rows if name in SIGNATURES}
     assert set(SIGNATURE_RULES) == set(SIGNATURES)
     assert table == {name: (shows, code) for name, (shows, code, _) in SIGNATURE_RULES.items()}
+
+
+@pytest.mark.parametrize(
+    ("record", "runs", "said"),
+    [
+        ("relations_curve.json", "heads", "(fixed seeds, about {} minutes on two cores)"),
+        ("relations_shared_curve.json", "layers", "training.train_sharing`, about {} minutes on two cores"),
+        ("tiny_lm_curves.json", "models", "`python -m training.train_lm` (about {} minutes on two cores)"),
+    ],
+)
+def test_the_readme_gives_each_training_commands_time_as_its_record_has_it(
+    record: str, runs: str, said: str
+) -> None:
+    """Each record holds every run's seconds; the README gives their sum to the nearest five minutes."""
+    data = json.loads((get_settings().weights_dir / record).read_text())
+    minutes = sum(run["seconds"] for run in data[runs]) / 60
+    assert said.format(5 * round(minutes / 5)) in re.sub(r"\s+", " ", README)
