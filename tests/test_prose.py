@@ -255,3 +255,19 @@ def test_the_readme_gives_each_training_commands_time_as_its_record_has_it(
     data = json.loads((get_settings().weights_dir / record).read_text())
     minutes = sum(run["seconds"] for run in data[runs]) / 60
     assert said.format(5 * round(minutes / 5)) in re.sub(r"\s+", " ", README)
+
+
+def test_the_readme_gives_the_sharing_records_losses_and_scores() -> None:
+    """Figure 3's paragraph: the losses it quotes and what meaning and position score at 12 query heads."""
+    record = json.loads((get_settings().weights_dir / "relations_shared_curve.json").read_text())
+    run = {(r["heads"], r["kv_heads"]): r for r in record["layers"]}
+    loss = {key: f"{r['final_loss']:.3f}" for key, r in run.items()}
+    best = {key: {name: max(s) for name, s in r["heldout"]["per_head"].items()} for key, r in run.items()}
+    text = re.sub(r"\s+", " ", README)
+    assert (
+        f"(h = 6: loss {loss[6, 6]} at g = 6, {loss[6, 3]} at g = 3, {loss[6, 2]} at g = 2, "
+        f"{loss[6, 1]} at g = 1)"
+    ) in text
+    assert f"(loss {loss[12, 12]} at g = 12, {loss[12, 1]} at g = 1)" in text
+    assert f"pays ({best[12, 12]['meaning']:.2f} → {best[12, 1]['meaning']:.2f})" in text
+    assert f"while position holds at {best[12, 1]['position']:.2f}" in text
