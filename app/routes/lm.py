@@ -3,7 +3,7 @@ next-word predictions read two ways (the sentence in the input, or only the word
 mask bug zoo panels (a padded batch, finite sentinels in low precision)."""
 
 import warnings
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, Query, Response
@@ -101,24 +101,30 @@ MASK_DESCRIPTION = (
 )
 
 
+# The parameters of the endpoints that run one model over a sentence (attention, diagnose, mask zoo).
+DecoderSentence = Annotated[
+    Sentence, sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS)
+]
+ModelChoice = Annotated[
+    LanguageModelName,
+    Query(description="which of the models: the mask it was trained with (next_word once installed)"),
+]
+MaskChoice = Annotated[LanguageModelMask | None, Query(description=MASK_DESCRIPTION)]
+MODEL_REFUSALS: dict[int | str, dict[str, Any]] = {
+    422: refusal_doc("a bad or missing model, a bad mask name, no words, too many, or unknown words")
+}
+
+
 @router.get(
     "/attention",
     response_model=LanguageModelAttentionResponse,
-    responses={
-        422: refusal_doc("a bad or missing model, a bad mask name, no words, too many, or unknown words")
-    },
+    responses=MODEL_REFUSALS,
 )
 async def attention(
     models: TinyLMsDep,
-    sentence: Annotated[
-        Sentence,
-        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
-    ],
-    model: Annotated[
-        LanguageModelName,
-        Query(description="which of the models: the mask it was trained with (next_word once installed)"),
-    ] = "neg_inf",
-    mask: Annotated[LanguageModelMask | None, Query(description=MASK_DESCRIPTION)] = None,
+    sentence: DecoderSentence,
+    model: ModelChoice = "neg_inf",
+    mask: MaskChoice = None,
 ) -> Response:
     """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
     the mask's fingerprint (figure 7), and what a mask does to a trained decoder (figure 6).
@@ -165,21 +171,13 @@ def lm_attention(
 @router.get(
     "/diagnose",
     response_model=DiagnoseResponse,
-    responses={
-        422: refusal_doc("a bad or missing model, a bad mask name, no words, too many, or unknown words")
-    },
+    responses=MODEL_REFUSALS,
 )
 async def diagnose_model(
     models: TinyLMsDep,
-    sentence: Annotated[
-        Sentence,
-        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
-    ],
-    model: Annotated[
-        LanguageModelName,
-        Query(description="which of the models: the mask it was trained with (next_word once installed)"),
-    ] = "neg_inf",
-    mask: Annotated[LanguageModelMask | None, Query(description=MASK_DESCRIPTION)] = None,
+    sentence: DecoderSentence,
+    model: ModelChoice = "neg_inf",
+    mask: MaskChoice = None,
 ) -> Response:
     """One model's attention over a sentence, under its own mask or another, diagnosed as an upload would be:
     /api/diagnose's answer, with the weights and the model's tokens (figure 7's examples, in one trip)."""
@@ -204,10 +202,7 @@ def lm_diagnosis(
 )
 async def mask_zoo(
     models: TinyLMsDep,
-    sentence: Annotated[
-        Sentence,
-        sentence_query(DEFAULT_SENTENCE, max_chars=MAX_SENTENCE_CHARS, max_words=MAX_WORDS),
-    ],
+    sentence: DecoderSentence,
 ) -> Response:
     """Figure 6's two mask bugs that are not a mask mode, computed live.
 
