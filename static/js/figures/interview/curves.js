@@ -2,7 +2,7 @@
 // each labelled at its end with its final validation loss (the one place the figure states it); what the
 // curves say in words; and, for the fold, the record's final losses as a table.
 
-import { element } from "../../lib/dom.js";
+import { element, headedTable } from "../../lib/dom.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
@@ -130,16 +130,8 @@ function oneWordOfFuture(models) {
 /** The record's final losses of `models` as a table, for the fold under the chart. */
 export function drawLosses(box, models) {
   clear(box);
-  const table = element("table", "lm-losses");
-  table.createCaption().textContent = "Final loss, as recorded at the end of training";
-  const head = element("tr");
-  for (const text of ["model", "training", "validation"]) {
-    const th = element("th", "", text);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  table.append(element("thead"), element("tbody"));
-  table.tHead.appendChild(head);
+  const caption = "Final loss, as recorded at the end of training";
+  const table = headedTable("lm-losses", ["model", "training", "validation"], caption);
   for (const d of models) {
     const tr = element("tr");
     tr.dataset.model = d.mask;

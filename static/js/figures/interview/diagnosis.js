@@ -12,7 +12,7 @@
 import { arcsFit, drawArcs } from "../../lib/arcs.js";
 import { headColour } from "../../lib/colours.js";
 import { counted } from "../../lib/counts.js";
-import { element, segmentedOption } from "../../lib/dom.js";
+import { element, headedTable, segmentedOption } from "../../lib/dom.js";
 import { Heatmap } from "../../lib/heatmap.js";
 import { isTextFile, readHead, readTextHead } from "../../lib/npy.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
@@ -50,16 +50,7 @@ const num = (x) => (x === 0 ? "0" : Math.abs(x) < 0.001 ? x.toExponential(1) : S
 /** A scrolling table that takes keyboard focus: a caption, `columns` as its header, then one row per
  * { className, cells }. */
 function tableRegion(label, columns, rows) {
-  const table = element("table", "diagnose__table");
-  table.createCaption().textContent = label;
-  const head = element("tr");
-  for (const c of columns) {
-    const th = element("th", "", c);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  table.append(element("thead"), element("tbody"));
-  table.tHead.appendChild(head);
+  const table = headedTable("diagnose__table", columns, label);
   for (const { className, cells } of rows) {
     const tr = element("tr", className);
     for (const v of cells) tr.appendChild(element("td", "", v));

@@ -4,7 +4,7 @@
 // per model; then what that says, in words. Folded: per model, its loss on the sentence and a table of every
 // prediction both ways. And the overfitting check of the loss panel, from the same answer.
 
-import { element } from "../../lib/dom.js";
+import { element, headedTable } from "../../lib/dom.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { piecesNote } from "../../lib/pieces.js";
 import { clear } from "../../lib/svg.js";
@@ -59,16 +59,9 @@ function predictionCell(word, kind) {
 
 /** The table of every position: the sentence's next word, then the model's prediction each way. */
 function predictionTable(data, m) {
-  const table = element("table", "rw-table");
-  table.createCaption().textContent = `${SHORT[m.model]}: the next word at each position, reading versus writing`;
-  const head = element("tr");
-  for (const text of ["next word", ...READINGS.map((r) => r.column)]) {
-    const th = element("th", "", text);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  table.append(element("thead"), element("tbody"));
-  table.tHead.appendChild(head);
+  const columns = ["next word", ...READINGS.map((r) => r.column)];
+  const caption = `${SHORT[m.model]}: the next word at each position, reading versus writing`;
+  const table = headedTable("rw-table", columns, caption);
   data.targets.forEach((target, t) => {
     const tr = element("tr");
     const th = element("th", "rw-table__target", shown(target));
@@ -107,17 +100,9 @@ function writtenCell(m) {
 export function drawSummary(box, data) {
   clear(box);
   const n = data.positions;
-  const table = element("table", "rw-summary");
-  table.setAttribute("aria-label", "Next words right, reading versus writing alone");
-  const head = element("tr");
   const columns = ["model", ...READINGS.map((r) => r.name), `what it writes alone after “${data.sentence[0]}”`];
-  for (const text of columns) {
-    const th = element("th", "", text);
-    th.scope = "col";
-    head.appendChild(th);
-  }
-  table.append(element("thead"), element("tbody"));
-  table.tHead.appendChild(head);
+  const table = headedTable("rw-summary", columns);
+  table.setAttribute("aria-label", "Next words right, reading versus writing alone");
   for (const m of data.models) {
     const tr = element("tr");
     tr.dataset.model = m.model;
