@@ -639,7 +639,6 @@ def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TO
         rows_nan &= np.isnan(w).all(axis=-1)
         w[rows_nan] = 0.0  # judged as empty from here on; counted apart
     _refuse_values(w, first, h)
-    unread = ~w.any(axis=-2)  # (k, n, n) -> (k, n): keys no row reads, padded ones among them
     sums = w.sum(axis=-1)  # (k, n, n) -> (k, n)
     empty = (sums == 0.0) & ~rows_nan  # weights are ≥ 0, so a row summing to 0 is all 0
     valid = ~(empty | rows_nan)
@@ -681,6 +680,7 @@ def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TO
         beyond_next = np.triu(np.ones((n, n), dtype=np.bool_), k=2)
         no_past = np.max(w, axis=(-2, -1), where=past, initial=0.0) == 0.0
         no_beyond = np.max(w, axis=(-2, -1), where=beyond_next, initial=0.0) == 0.0
+        unread = ~w.any(axis=-2)  # (k, n, n) -> (k, n): keys no row reads, padded ones among them
         conditions += [
             leaks & no_beyond & (n >= 3),  # next_word
             leaks & later & no_past,  # transposed

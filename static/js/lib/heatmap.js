@@ -99,10 +99,10 @@ export class Heatmap {
     const sumW = rowSums ? Math.max(34, measure("1.00", fontOf(MIN_TEXT)) + 12) : 0;
     // A slanted column label runs up and to the right of its column, by cos 50° of its length: the last few
     // may run past the grid (and the row sums), so the drawing is widened to hold them whole.
-    const colLabel = (i) => (tokens && !upright ? fitLabel(names[i], slant, fontOf(size)) : names[i]);
+    const colLabels = upright ? null : tokens ? names.map((t) => fitLabel(t, slant, fontOf(size))) : names;
     const overhang = upright
       ? 0
-      : Math.max(0, ...names.map((_, i) => (i + 0.5) * cell + measure(colLabel(i), fontOf(size)) * COS_SLANT));
+      : Math.max(0, ...colLabels.map((t, i) => (i + 0.5) * cell + measure(t, fontOf(size)) * COS_SLANT));
     const width = Math.max(left + N * cell + sumW + 2, left + overhang + 2);
     const height = top + N * cell + 4;
     this.geometry = { left, top, cell, n: N, width, height };
@@ -140,7 +140,7 @@ export class Heatmap {
       const ly = r1(top - 4);
       svgText(
         "text",
-        upright ? labelText : colLabel(i),
+        upright ? labelText : colLabels[i],
         upright
           ? { class: cls, x: cx, y: ly, "text-anchor": "middle", "font-size": r1(size) }
           : { class: cls, x: cx, y: ly, transform: `rotate(-50 ${cx} ${ly})`, "font-size": r1(size) },
