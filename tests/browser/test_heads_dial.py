@@ -669,6 +669,13 @@ def test_the_caption_says_what_to_try_on_the_readers_sentence(watched_page):
         else:
             expect(line).to_contain_text("This sentence has no meaning pair")
             expect(line).not_to_contain_text("→")
+    # A word of two senses with nothing to settle it: the line names it, and does not ask for one.
+    unsettled = "she could not find a parking spot near the bank"
+    sentence.fill(unsettled)
+    expect(drawn_tokens(figure)).to_have_text(unsettled.split())
+    assert meaning_pair(attention(page, 1, sentence=unsettled)) is None
+    expect(line).to_contain_text("no meaning pair: bank has two senses, but no word here settles which")
+    expect(line).not_to_contain_text("such as")
 
 
 def test_the_thresholds_stated_are_the_page_datas(watched_page):

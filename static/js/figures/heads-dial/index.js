@@ -155,8 +155,11 @@ export class HeadsDial extends Widget {
       other = await this.api.get(this.url(count)).catch(() => null);
     }
     if (this.url() !== request || !this.data) return; // the view moved on meanwhile
-    const example = this.pageData.ambiguousWords?.[0]?.word;
-    const parts = tryLine({ heads, trained, storyHeads: storyHeads ?? heads, data: this.data, other, example });
+    const words = this.pageData.ambiguousWords ?? [];
+    const twoSenses = new Set(words.map((w) => w.word));
+    const example = words[0]?.word;
+    const view = { heads, trained, storyHeads: storyHeads ?? heads, data: this.data, other, example, twoSenses };
+    const parts = tryLine(view);
     const line = this.el.try;
     line.replaceChildren(
       ...parts.map((part) => {

@@ -32,19 +32,26 @@ const drag = (rest) => ["Try: drag ", DIAL, rest];
  * The caption's line as parts (strings, and {bold} for a control's name) for the view: `heads` and `trained`
  * as drawn, `storyHeads` (the count where the story says each relation gets a head, 3), `data` the answer
  * drawn, `other` the answer at the count the line suggests (`storyHeads`, or 1 when the dial is already at
- * `storyHeads`; null when it could not be had), `example` a word with two senses the meaning relation knows.
+ * `storyHeads`; null when it could not be had), `example` a word with two senses the meaning relation knows,
+ * `twoSenses` the set of all of them.
  */
-export function tryLine({ heads, trained, storyHeads, data, other, example }) {
+export function tryLine({ heads, trained, storyHeads, data, other, example, twoSenses = new Set() }) {
   if (!trained) return ["Try: switch ", { bold: "Trained" }, " back on and compare the lanes."];
   const pair = firstPair(data, "meaning");
+  const unsettled = data.tokens.find((t) => twoSenses.has(t.toLowerCase())); // a word of two senses, no cue
   const none = pair
     ? []
-    : [
-        "This sentence has no meaning pair: that needs a word with two senses",
-        example
-          ? `, such as ${example} (all are listed under the relation scores). `
-          : " (listed under the relation scores). ",
-      ];
+    : unsettled
+      ? [
+          `This sentence has no meaning pair: ${unsettled} has two senses, but no word here settles which ` +
+            "(its senses are listed under the relation scores). ",
+        ]
+      : [
+          "This sentence has no meaning pair: that needs a word with two senses",
+          example
+            ? `, such as ${example} (all are listed under the relation scores). `
+            : " (listed under the relation scores). ",
+        ];
   if (!other) return pair ? drag(` and watch ${pair}.`) : none;
   const all = verdicts(other);
   const ownHere = pair !== null && ownHead(data, "meaning") !== null;
