@@ -8,6 +8,7 @@ import html
 import importlib.util
 import json
 import re
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator import FLOAT32_MAPS
 from app.routes.pages import RECORDS
+from training.evaluation import story as story_of
 from training.written import load as load_written
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,6 +109,20 @@ def test_the_readme_gives_the_records_story(article: str) -> None:
     agree = sum(sorted(analyse(w.words).targets["meaning"]) == w.targets["meaning"] for w in written)
     assert f"matches the hand-written one on {agree} of the {len(written)}" in text
     assert f"width {CURVE['d_model']}" in text
+
+    # where the story fails by hand: the layer fails on the rules' own pairs too, or the rules read otherwise
+    model = get_relation_heads()
+    layers = {h: model.layers[(h, "trained")] for h in (1, 3)}
+
+    def holds(w: Any, targets: Any) -> bool:
+        return bool(story_of(layers, [w.words], model.field_codes, targets)["story_holds"])
+
+    fails = [w for w in written if not holds(w, [w.targets])]
+    layer_too = sum(not holds(w, None) for w in fails)
+    grammar_differs = sum(sorted(analyse(w.words).targets["grammar"]) != w.targets["grammar"] for w in written)
+    assert f"Of the {len(fails)} sentences where it fails by hand, in {layer_too} it fails on the rules'" in text
+    assert f"in the other {len(fails) - layer_too} the rules read the sentence otherwise" in text
+    assert f"other grammatical partners than the person in {grammar_differs}." in text
 
 
 def test_the_readme_gives_the_language_models_record() -> None:

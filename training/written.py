@@ -3,7 +3,7 @@
 ``relation_sentences_written.txt`` holds 120 everyday sentences written for figure 1's test and read only
 after the rules and the layer's training were last changed, each with its meaning pair and every word's
 grammar partners written by judgement; position is every word and the word before it.
-``relation_sentences_dev.txt`` holds the 517 written the same way earlier, on which the rules and the training
+``relation_sentences_dev.txt`` holds the 637 written the same way earlier, on which the rules and the training
 were developed. The
 training record and the tests score the layer on these pairs as well as on the rules'
 (``training.evaluation.story``).
