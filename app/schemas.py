@@ -544,6 +544,12 @@ class TranslateResponse(BaseModel):
         description="the decoder layer (from 0) whose head-averaged cross-attention aligns best with the "
         "source words on held-out pairs"
     )
+    unread: list[int] = Field(
+        description="positions in `source` of the nouns, verbs, adjectives and numbers that no step read: on "
+        "none did best_layer's cross-attention, its heads averaged, put the translator's threshold or more "
+        "(a noun right before a noun is read with it). A word left out of the translation is almost "
+        "always one of them; `GET /api/translate/about` gives the threshold and how it was measured"
+    )
     steps: list[TranslateStep]
 
 
@@ -568,6 +574,30 @@ class TranslatorNovel(BaseModel):
     alignment_by_layer: list[float]
     best_layer: int
     misses: list[TranslatorMiss]
+
+
+class UnreadThreshold(BaseModel):
+    threshold: float
+    caught: int = Field(description="of the `left_out` words, how many this threshold flags")
+    right_flagged: int = Field(description="of the `right_translations`, how many it flags a word of")
+
+
+class UnreadRecord(BaseModel):
+    """How the check for unread words does (``unread`` of an /api/translate answer), measured with the
+    committed weights by ``python -m training.train_translator --measure``."""
+
+    threshold: float = Field(description="a content word is unread when no step puts this much on it")
+    joined_sentences: int = Field(
+        description="sentences of two or three held-out ones joined by and/but, where words get left out"
+    )
+    left_out: int = Field(
+        description="their nouns, verbs, adjectives and numbers whose French is nowhere in the translation"
+    )
+    caught: int = Field(description="how many of those the check flags")
+    right_translations: int = Field(description="held-out and novel pairs translated exactly right")
+    right_flagged: int = Field(description="how many of those it flags a word of")
+    by_threshold: list[UnreadThreshold]
+    examples: list[dict[str, Any]]
 
 
 class TranslatorAbout(BaseModel):
@@ -604,6 +634,11 @@ class TranslatorAbout(BaseModel):
     examples: list[TranslatorExample]
     misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")
     vocabulary: list[str] = Field(description="the English words the translator knows")
+    vocabulary_kinds: dict[str, list[str]] = Field(
+        description="the same words by kind (noun, verb, be, adjective, number, determiner, preposition, "
+        "pronoun, conjunction), alphabetically; a word may be of two kinds"
+    )
+    unread: UnreadRecord
 
 
 class OrderResponse(BaseModel):

@@ -8,8 +8,8 @@ import html
 import importlib.util
 import json
 import re
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -119,8 +119,12 @@ def test_the_readme_gives_the_records_story(article: str) -> None:
 
     fails = [w for w in written if not holds(w, [w.targets])]
     layer_too = sum(not holds(w, None) for w in fails)
-    grammar_differs = sum(sorted(analyse(w.words).targets["grammar"]) != w.targets["grammar"] for w in written)
-    assert f"Of the {len(fails)} sentences where it fails by hand, in {layer_too} it fails on the rules'" in text
+    grammar_differs = sum(
+        sorted(analyse(w.words).targets["grammar"]) != w.targets["grammar"] for w in written
+    )
+    assert (
+        f"Of the {len(fails)} sentences where it fails by hand, in {layer_too} it fails on the rules'" in text
+    )
     assert f"in the other {len(fails) - layer_too} the rules read the sentence otherwise" in text
     assert f"other grammatical partners than the person in {grammar_differs}." in text
 
@@ -245,6 +249,19 @@ def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None
         f"{round(record['training_seconds'] / 60)} minutes" in text
     )
     assert f"every map within {FLOAT32_MAPS:g} of float64, alone or in a batch" in text
+    # the check for words no step read, at its threshold and its neighbours
+    check = record["unread"]
+    by = {row["threshold"]: row for row in check["by_threshold"]}
+    below, above = by[round(check["threshold"] - 0.1, 1)], by[round(check["threshold"] + 0.1, 1)]
+    assert (
+        f"put {check['threshold']} on them" in text
+        and f"On {check['joined_sentences']:,} longer sentences joined from held-out ones, the translations "
+        f"left out {check['left_out']} such words and the check names {check['caught']}; of the "
+        f"{check['right_translations']:,} held-out pairs translated right it names a word in "
+        f"{check['right_flagged']} ({below['threshold']} caught {below['caught']}, "
+        f"{above['threshold']} named a word in {above['right_flagged']} right ones;"
+        in text
+    )
 
 
 def test_the_readmes_signature_table_is_the_codes() -> None:

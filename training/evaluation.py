@@ -16,8 +16,17 @@ from app.core.attention import multi_head_attention
 from app.core.borrowing import own_pairs, relation_scores
 from app.models.heads import Layer
 from app.models.relations import RELATIONS, analyse, features
-from app.models.translator import BOS, Translator
+from app.models.translator import (
+    BOS,
+    CONTENT_KINDS,
+    TRAINED_MAX_WORDS,
+    UNREAD_BELOW,
+    Translator,
+    readings,
+    word_kinds,
+)
 from app.models.verdicts import every_relation_has_its_own_head, serves_every_relation
+from training.french_lexicon import ALLOWED_LINKS, english_kinds
 
 FloatArray = NDArray[np.float64]
 MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
@@ -207,3 +216,106 @@ def measure(translator: Translator, pairs: Sequence[AlignedPair]) -> dict[str, A
         "alignment": per_layer[best],
         "misses": misses,
     }
+
+
+# ---- figure 5: what the translation never read -------------------------------------------------------------
+
+UNREAD_TRIED = (0.3, 0.4, 0.5, 0.6, 0.7)  # thresholds the record measures beside UNREAD_BELOW
+
+
+def joined_sentences(
+    sources: Sequence[Sequence[str]], count: int, most: int, seed: int = 0
+) -> list[list[str]]:
+    """``count`` longer sentences, each two or three of ``sources`` joined by "and" or "but", at most ``most``
+    words: sentences of known words the translator was never trained on the shape of, where it sometimes stops
+    early or drops a word (what the check for unread words is measured on)."""
+    rng = np.random.default_rng(seed)
+    joined: list[list[str]] = []
+    while len(joined) < count:
+        parts = [
+            list(sources[k]) for k in rng.choice(len(sources), size=int(rng.integers(2, 4)), replace=False)
+        ]
+        words = parts[0]
+        for part in parts[1:]:
+            words = words + [str(rng.choice(["and", "and", "but"]))] + part
+        if len(words) <= most:
+            joined.append(words)
+    return joined
+
+
+def omitted(source: Sequence[str], target: Sequence[str], links: dict[str, set[str]]) -> list[bool]:
+    """For each source word, whether the target holds none of the French words the lexicon lets it translate
+    to (``links``: English word -> French tokens): a word the translation left out."""
+    written = set(target)
+    return [not (links.get(word, set()) & written) for word in source]
+
+
+def unread_record(
+    translator: Translator,
+    layer: int,
+    kinds: dict[str, frozenset[str]],
+    right: Sequence[AlignedPair],
+    joined: Sequence[Sequence[str]],
+    links: dict[str, set[str]],
+) -> dict[str, Any]:
+    """How the check for unread words (app.models.translator.unread) does, at its threshold UNREAD_BELOW and
+    at UNREAD_TRIED: on the ``joined`` sentences, how many of the content words the translation left out
+    (``omitted``) it flags; and of the pairs of ``right`` translated exactly right, how many it flags a word
+    of. A form of "be" written in the wrong person is not a content word: it is not counted as left out."""
+    thresholds = sorted({UNREAD_BELOW, *UNREAD_TRIED})
+
+    def content_readings(words: Sequence[str]) -> tuple[list[str], FloatArray]:
+        result = translator.translate(list(words))
+        is_content = np.array([bool(kinds.get(w, frozenset()) & CONTENT_KINDS) for w in words])
+        read = readings(result, layer, kinds)
+        return result.target, np.where(is_content, read, np.inf)  # a word of no content kind is never flagged
+
+    right_count = 0
+    flagged_right = dict.fromkeys(thresholds, 0)
+    for pair in right:
+        target, read = content_readings(pair.english)
+        if target == list(pair.french):
+            right_count += 1
+            for t in thresholds:
+                flagged_right[t] += bool((read < t).any())
+    left_out = 0
+    caught = dict.fromkeys(thresholds, 0)
+    examples: list[dict[str, Any]] = []
+    for words in joined:
+        target, read = content_readings(words)
+        missing = np.array(omitted(words, target, links)) & np.isfinite(read)
+        left_out += int(missing.sum())
+        for t in thresholds:
+            caught[t] += int((missing & (read < t)).sum())
+        flags = [w for w, r in zip(words, read, strict=True) if r < UNREAD_BELOW]
+        if flags and len(examples) < 3:
+            examples.append({"source": " ".join(words), "translation": " ".join(target), "unread": flags})
+    return {
+        "threshold": UNREAD_BELOW,
+        "joined_sentences": len(joined),
+        "left_out": left_out,
+        "caught": caught[UNREAD_BELOW],
+        "right_translations": right_count,
+        "right_flagged": flagged_right[UNREAD_BELOW],
+        "by_threshold": [
+            {"threshold": t, "caught": caught[t], "right_flagged": flagged_right[t]} for t in thresholds
+        ],
+        "examples": examples,
+    }
+
+
+JOINED = 1500  # the joined sentences the check for unread words is measured on
+
+
+def unread_measured(translator: Translator, best_layer: int, right: Sequence[AlignedPair]) -> dict[str, Any]:
+    """The record's "vocabulary_kinds" (training.french_lexicon.english_kinds) and "unread": how the check
+    for words the translation never read does (``unread_record``) on JOINED sentences made of held-out ones,
+    and on the pairs of ``right`` it translates right (the record's held-out and novel pairs)."""
+    vocabulary_kinds = english_kinds()
+    kinds = word_kinds(vocabulary_kinds)
+    links: dict[str, set[str]] = {}
+    for english, french in ALLOWED_LINKS:
+        links.setdefault(english, set()).add(french)
+    joined = joined_sentences([p.english for p in right], JOINED, TRAINED_MAX_WORDS)
+    found = unread_record(translator, best_layer, kinds, right, joined, links)
+    return {"vocabulary_kinds": vocabulary_kinds, "unread": found}

@@ -267,6 +267,35 @@ def _allowed_links() -> set[tuple[str, str]]:
     return links
 
 
+def english_kinds() -> dict[str, list[str]]:
+    """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
+    verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms),
+    adjective, number (the determiners the app's lexicon calls numbers: "two", "three"), determiner,
+    preposition (every word of one: "in", "front", "of"), pronoun, conjunction. The page lists the
+    vocabulary by these kinds, and the translator's check for unread words reads nouns, verbs, adjectives
+    and numbers (app.models.translator)."""
+    from app.models.lexicon import lookup
+
+    def is_number(word: str) -> bool:
+        entry = lookup(word)
+        return entry is not None and entry.pos == "num"
+
+    kinds: dict[str, list[str]] = {
+        "noun": [
+            w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
+        ],
+        "verb": [w for v in VERBS for w in v.english],
+        "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
+        "adjective": [a.english for a in ADJECTIVES],
+        "number": [d.english for d in DETERMINERS if is_number(d.english)],
+        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],
+        "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
+        "pronoun": [p.english for p in PRONOUNS],
+        "conjunction": [AND[0], BUT[0]],
+    }
+    return {kind: sorted(set(words)) for kind, words in kinds.items()}
+
+
 ENGLISH_WORDS: tuple[str, ...] = tuple(_english_forms())
 ALLOWED_LINKS: frozenset[tuple[str, str]] = frozenset(_allowed_links())
 FRENCH_WORDS: tuple[str, ...] = tuple(sorted({f for _, f in ALLOWED_LINKS} | {AND[1]}))

@@ -42,9 +42,10 @@ from app.models.translator import (  # noqa: E402
     SPECIALS,
     WEIGHTS_FILE,
     Translator,
+    TranslatorModel,
 )
 from training.command import command_line  # noqa: E402
-from training.evaluation import measure  # noqa: E402
+from training.evaluation import measure, unread_measured  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
 from training.parallel_corpus import (  # noqa: E402
     Pair,
@@ -241,6 +242,17 @@ def batch(
     return source, source == source_index[PAD], inputs, targets
 
 
+def remeasure(heldout: list[Pair], novel: list[Pair]) -> None:
+    """Measure the committed translator's check for unread words again and write it, with the vocabulary's
+    kinds, into the record, leaving the weights and the rest of the record as they are."""
+    model = TranslatorModel(WEIGHTS / WEIGHTS_FILE, WEIGHTS / RECORD_FILE)
+    record = {**model.record, **unread_measured(model.translator, model.best_layer, heldout + novel)}
+    print("unread", json.dumps(record["unread"]), flush=True)
+    (WEIGHTS / RECORD_FILE).write_text(
+        json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
 def main() -> None:
     parser = command_line(
         __doc__,
@@ -258,7 +270,15 @@ def main() -> None:
         d_ff=512,
         seed=0,
     )
+    parser.add_argument(
+        "--measure",
+        action="store_true",
+        help="train nothing: measure the committed translator's check for unread words again",
+    )
     args = parser.parse_args()
+    if args.measure:
+        remeasure(list(heldout_pairs(args.heldout, args.train)), list(novel_pairs(args.novel, args.train)))
+        return
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)  # two threads otherwise sum gradients in a varying order
     started = time.time()
@@ -352,6 +372,7 @@ def main() -> None:
             "argmax is one of the word's source positions. Attention is never trained on."
         ),
         "examples": examples,
+        **unread_measured(translator, figures["best_layer"], list(heldout) + list(novel)),
     }
     arrays: dict[str, np.ndarray] = {
         **params,

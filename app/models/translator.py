@@ -67,6 +67,12 @@ TRAINED_MAX_WORDS = 30
 FLOAT32_MAPS = 1e-5  # how far a map decoded in float32 may be from the float64 one, alone or in a batch
 VOCABULARY = "the translator's vocabulary"
 SUGGESTED_AT_MOST = 8  # the unknown words of one refusal given close known words; any others are named alone
+# A content word no step read: the most weight that any one step's cross-attention (the best layer, its heads
+# averaged) put on it stays below this. Chosen from the training record's "unread" measurement, which
+# train_translator --measure writes: how many of the words left out it catches and how many right
+# translations it flags, at this threshold and at others (0.4 caught fewer, 0.6 flagged right ones).
+UNREAD_BELOW = 0.5
+CONTENT_KINDS = frozenset({"noun", "verb", "adjective", "number"})  # the kinds of word the check reads
 
 ENCODER_PARAMETERS = SELF_ATTENTION_BLOCK
 DECODER_PARAMETERS = (
@@ -727,6 +733,43 @@ class FastDecoder:
         return results
 
 
+def word_kinds(by_kind: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    """{kind: [words]} (the record's "vocabulary_kinds") -> {word: its kinds}."""
+    kinds: dict[str, frozenset[str]] = {}
+    for kind, words in by_kind.items():
+        for word in words:
+            kinds[word] = kinds.get(word, frozenset()) | {kind}
+    return kinds
+
+
+def readings(translation: Translation, layer: int, kinds: dict[str, frozenset[str]]) -> FloatArray:
+    """For each source word, the most weight any one step of ``translation`` put on it: the step's
+    cross-attention in ``layer``, its heads averaged (zeros when nothing was written). A noun right before
+    another noun is read with it, as one ("bus" in "bus drivers" -> "chauffeurs", "apple" in "apple trees" ->
+    "pommiers"): both take the larger of the two. ``kinds`` maps a word to its kinds (the record's)."""
+    source = translation.source
+    if not translation.steps:
+        return np.zeros(len(source))
+    # every step's (layers, heads, S) -> (T, S) for the layer, its heads averaged -> the most a step gave
+    read = np.stack([step.cross_attention[layer].mean(axis=0) for step in translation.steps]).max(axis=0)
+    noun = [("noun" in kinds.get(w, ())) for w in source]
+    for i in range(len(source) - 1):
+        if noun[i] and noun[i + 1]:
+            read[i] = read[i + 1] = max(read[i], read[i + 1])
+    return read
+
+
+def unread(translation: Translation, layer: int, kinds: dict[str, frozenset[str]]) -> list[int]:
+    """The source positions of the content words (CONTENT_KINDS) that no step of ``translation`` read: their
+    ``readings`` are below UNREAD_BELOW."""
+    read = readings(translation, layer, kinds)
+    return [
+        i
+        for i, word in enumerate(translation.source)
+        if kinds.get(word, frozenset()) & CONTENT_KINDS and read[i] < UNREAD_BELOW
+    ]
+
+
 class TranslatorModel:
     """The committed translator and its training record."""
 
@@ -739,6 +782,11 @@ class TranslatorModel:
                 [str(w) for w in data["target_vocabulary"]],
             )
         self.record: dict[str, Any] = json.loads(record.read_text(encoding="utf-8"))
+        self.kinds = word_kinds(self.record.get("vocabulary_kinds", {}))  # each English word -> its kinds
+
+    def unread(self, translation: Translation) -> list[int]:
+        """The content words ``translation`` never read (``unread``, at the best layer)."""
+        return unread(translation, self.best_layer, self.kinds)
 
     @property
     def best_layer(self) -> int:

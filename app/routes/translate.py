@@ -15,7 +15,6 @@ from app.models.translator import (
     SUGGESTED_AT_MOST,
     TRAINED_MAX_WORDS,
     Translation,
-    Translator,
     TranslatorModel,
 )
 from app.offload import Batches, batches_of, computed, kept
@@ -128,7 +127,7 @@ def batches(model: TranslatorModel) -> Batches[tuple[list[str], str], bytes]:
     def run(asked: list[tuple[list[str], str]]) -> list[bytes]:
         results = model.translator.translate_many([words for words, _ in asked], float32=True)
         return [
-            json_bytes(translate_response(result, model.translator, model.best_layer, text))
+            json_bytes(translate_response(result, model, text))
             for result, (_, text) in zip(results, asked, strict=True)
         ]
 
@@ -141,11 +140,10 @@ def head_means(maps: np.ndarray) -> np.ndarray:
     return maps.sum(axis=1) / maps.shape[1]
 
 
-def translate_response(
-    result: Translation, translator: Translator, best_layer: int, text: str
-) -> dict[str, Any]:
+def translate_response(result: Translation, model: TranslatorModel, text: str) -> dict[str, Any]:
     """The translation as /api/translate states it (TranslateResponse, field for field): every step's
-    attention, and the French as a sentence."""
+    attention, the French as a sentence, and the content words no step read."""
+    translator, best_layer = model.translator, model.best_layer
     return {
         "source": result.source,
         "target": result.target,
@@ -153,6 +151,7 @@ def translate_response(
         "layers": translator.decoder_layers,
         "heads": translator.heads,
         "best_layer": best_layer,
+        "unread": model.unread(result),
         "steps": [
             {
                 "token": token,

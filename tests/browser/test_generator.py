@@ -524,6 +524,59 @@ def test_the_about_note_gives_the_held_out_figures(watched_page):
     expect(hint).to_contain_text(f"layer {about['best_layer'] + 1} {about['alignment'] * 100:.1f}%")
 
 
+def test_a_translation_that_leaves_words_out_names_them(watched_page):
+    """Once written, the French names the content words no step read (the answer's `unread`) and the
+    drawing marks them; the about fold says how the check was measured, from the record."""
+    page, _ = watched_page
+    sentence = "the old man gave the children three apples"
+    answer = translate(page, sentence)
+    left_out = [answer["source"][i] for i in answer["unread"]]
+    assert left_out == ["three", "apples"]  # the French stops at "les enfants"
+    figure = open_generator(page, "?gen_sentence=" + sentence.replace(" ", "+") + "&gen_step=999")
+    expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"enfants$"))
+    line = figure.locator("[data-part=unread]")
+    expect(line).to_have_text(re.compile(r"^Not translated: “three apples”\. No step looked at these words"))
+    marked = figure.locator(".gen-token--source.is-unread .token__text")
+    expect(marked).to_have_text(left_out)
+    # the default sentence leaves nothing out: no line, nothing marked
+    box = figure.get_by_role("textbox", name="Sentence")
+    box.fill("the river bank was steep")
+    box.press("Enter")
+    expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
+    expect(line).to_have_text("")
+    expect(figure.locator(".gen-token--source.is-unread")).to_have_count(0)
+    about = page.request.get("/api/translate/about").json()["unread"]
+    how = figure.locator("details.fold", has_text="How it was built and measured")
+    how.locator("summary").click()
+    expect(how).to_contain_text(
+        f"left out {about['left_out']:,} such words and the check marked {about['caught']:,}"
+    )
+
+
+def test_the_word_list_is_there_before_a_refusal_and_narrows_as_you_type(watched_page):
+    page, _ = watched_page
+    figure = open_generator(page)
+    about = page.request.get("/api/translate/about").json()
+    words = figure.locator("details.gen-words")
+    expect(words.locator("summary")).to_have_text(
+        f"The {len(about['vocabulary'])} English words it knows, by kind"
+    )
+    words.locator("summary").press("Enter")  # a keyboard opens it
+    nouns = words.get_by_role("list", name="Nouns").get_by_role("listitem")
+    expect(nouns).to_have_count(len(about["vocabulary_kinds"]["noun"]))
+    find = words.get_by_role("searchbox", name="Find a word")
+    find.fill("app")
+    expected = sorted(w for w in about["vocabulary"] if "app" in w)
+    shown = words.locator("li:not([hidden])")
+    expect(shown).to_have_text(expected, use_inner_text=True)
+    expect(words.locator("[data-part=find-count]")).to_have_text(
+        f"{len(expected)} of {len(about['vocabulary'])} contain “app”."
+    )
+    find.fill("zzq")
+    expect(shown).to_have_count(0)
+    expect(words.locator("[data-part=find-count]")).to_have_text("None of its words contains “zzq”.")
+
+
 def test_reduced_motion_writes_words_without_transitions(watched_page):
     page, _ = watched_page
     figure = open_generator(page)  # the fixture's page asks for reduced motion

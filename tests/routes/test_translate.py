@@ -15,7 +15,17 @@ def test_the_default_sentence_step_by_step(client: TestClient) -> None:
     response = client.post("/api/translate", json={"sentence": "the river bank was steep"})
     assert response.status_code == 200
     body = response.json()
-    assert set(body) == {"source", "target", "translation", "layers", "heads", "best_layer", "steps"}
+    assert set(body) == {
+        "source",
+        "target",
+        "translation",
+        "layers",
+        "heads",
+        "best_layer",
+        "unread",
+        "steps",
+    }
+    assert body["unread"] == []  # "river" is read with "bank", into "rive"
     assert body["source"] == ["the", "river", "bank", "was", "steep"]
     assert body["target"] == ["la", "rive", "était", "escarpée"]
     assert body["translation"] == "La rive était escarpée"
@@ -230,9 +240,33 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
     for sentence, response in zip(sentences, answers, strict=True):
         assert response.status_code == 200, response.text
         (lone,) = model.translator.translate_many([sentence.split()], float32=True)
-        alone = translate_response(lone, model.translator, model.best_layer, sentence)
+        alone = translate_response(lone, model, sentence)
         got = response.json()
         assert got["target"] == alone["target"] and len(got["steps"]) == len(alone["steps"])
         for step, expected in zip(got["steps"], alone["steps"], strict=True):
             for name in ("cross", "self", "cross_mean", "self_mean"):
                 np.testing.assert_allclose(step[name], expected[name], rtol=0, atol=FLOAT32_MAPS)
+
+
+def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
+    """ "three apples" is left out of the French, and the answer says so; every position it names is a
+    noun, verb, adjective or number of the source."""
+    body = client.post(
+        "/api/translate", json={"sentence": "the old man gave the children three apples"}
+    ).json()
+    assert body["target"][-1] == "enfants"
+    assert [body["source"][i] for i in body["unread"]] == ["three", "apples"]
+    about = client.get("/api/translate/about").json()
+    content = {w for kind in ("noun", "verb", "adjective", "number") for w in about["vocabulary_kinds"][kind]}
+    assert {body["source"][i] for i in body["unread"]} <= content
+    # each named word got less than the threshold from every step of the best layer, heads averaged
+    layer = body["best_layer"]
+    for i in body["unread"]:
+        assert max(step["cross_mean"][layer][i] for step in body["steps"]) < about["unread"]["threshold"]
+
+
+def test_the_about_record_lists_every_word_by_kind(client: TestClient) -> None:
+    about = client.get("/api/translate/about").json()
+    listed = {w for words in about["vocabulary_kinds"].values() for w in words}
+    assert listed == set(about["vocabulary"])
+    assert "apples" in about["vocabulary_kinds"]["noun"] and "three" in about["vocabulary_kinds"]["number"]

@@ -1,5 +1,5 @@
 // Figure 5's "About this model" panel: how often the translator gets an unseen sentence right, then, folded,
-// how it was built, trained and measured and the words it knows, all from its record (/api/translate/about).
+// how it was built, trained and measured, all from its record (/api/translate/about).
 
 import { element } from "../../lib/dom.js";
 import { pct, quote, written } from "./view.js";
@@ -41,11 +41,8 @@ export function showAbout(el, a) {
     const wrote = `${quote(miss.source)} came out as ${quote(written(miss.translation))}`;
     how.push(para(`It is not perfect. ${wrote}; the reference is ${quote(written(miss.reference))}.`));
   }
+  if (a.unread) how.push(unreadPara(a));
   parts.push(fold("How it was built and measured", how));
-  if (a.vocabulary?.length) {
-    const list = para(a.vocabulary.join(", "), "gen-vocab__list");
-    parts.push(fold(`The ${num(a.vocabulary.length)} English words it knows`, [list], "gen-vocab"));
-  }
   el.replaceChildren(...parts);
 }
 
@@ -70,6 +67,20 @@ function novelPara(a) {
     `A second held-out set tests what it generalises rather than remembers: ${n.heldout_pairs.toLocaleString("en")} ` +
       `pairs built from ${a.novel_description}. On them it writes the reference exactly ` +
       `${pct(n.exact_match)} of the time${aligned}.${wrong}`,
+  );
+}
+
+/** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */
+function unreadPara(a) {
+  const u = a.unread;
+  const num = (x) => x.toLocaleString("en");
+  return para(
+    `Attention as a check: a noun, verb, adjective or number is marked “not translated” when no step of the ` +
+      `translation put ${u.threshold} or more of its attention on it (decoder layer ${a.best_layer + 1}, its ` +
+      `heads averaged). On ${num(u.joined_sentences)} longer sentences made by joining held-out ones, the ` +
+      `translations left out ${num(u.left_out)} such words and the check marked ${num(u.caught)}; of the ` +
+      `${num(u.right_translations)} held-out pairs translated exactly right, it marked a word in ` +
+      `${num(u.right_flagged)}. The threshold is the one that did best there.`,
   );
 }
 

@@ -108,6 +108,10 @@ export class ArcsView {
     const colour = k === null ? null : headColour(k);
     this.root.dataset.mode = mode;
 
+    // The English words no step read, marked once the translation is written (the answer's `unread`).
+    const done = s >= data.steps.length;
+    this.srcTokens.forEach((tok, j) => tok.g.classList.toggle("is-unread", done && data.unread?.includes(j)));
+
     // The French written so far.
     this.tgtTokens.forEach((tok, p) => {
       tok.g.classList.toggle("is-focus", p === shown);

@@ -5,7 +5,9 @@
 // Data flows one way: state (from the URL) -> one POST of /api/translate -> one build of the drawing
 // (arcs-view.js) and of the numbers around it (readout.js). Playing and stepping (playback.js), the Attention
 // mode, the layer and head choices (controls.js) and a hover only rewrite attributes of what was built. The
-// maths is all the server's, the heads' average included; the model's record fills the About panel (about.js).
+// maths is all the server's, the heads' average included; the model's record fills the About panel (about.js)
+// and the list of the words it knows (words.js). Once written, a translation names the content words no step
+// read (the answer's `unread`): attention as a check.
 //
 // What is shown always matches the Sentence box: once the box holds another sentence than the one translated,
 // or the translator refused the sentence asked for, the French line is emptied, the drawing and its numbers
@@ -24,6 +26,7 @@ import { Playback } from "./playback.js";
 import { Readout } from "./readout.js";
 import { replaceWord, Suggestions } from "./suggest.js";
 import { exportView, MODES, quote } from "./view.js";
+import { WordList } from "./words.js";
 
 const NAME = "generator";
 const MAX_STEP = 999; // the URL's step is clamped to the translation's length once it is known
@@ -31,7 +34,8 @@ const MAX_STEP = 999; // the URL's step is clamped to the translation's length o
 const PARTS = [
   ..."sentence generate pause pause-label pause-icon step-back step progress progress-text".split(" "),
   ..."translation translation-line stale-note suggest layers layer-hint chips drawing".split(" "),
-  ..."note readout readout-title cross-row self-row about-text".split(" "),
+  ..."note readout readout-title cross-row self-row about-text unread".split(" "),
+  ..."words words-summary find find-count word-groups".split(" "),
 ];
 
 /** A sentence as compared with the box: spaces collapsed (the server reads words, not spacing). */
@@ -65,6 +69,7 @@ export class Generator extends Widget {
     this.arcs = new ArcsView(this.el.drawing, this.focus);
     this.readout = new Readout(this.el);
     this.suggestions = new Suggestions(this.el.suggest, (word, by) => this.replace(word, by));
+    this.words = new WordList(this.el);
   }
 
   start() {
@@ -109,9 +114,13 @@ export class Generator extends Widget {
       show: (about) => {
         this.about = about;
         showAbout(this.el.aboutText, about);
+        this.words.show(about);
         this.showLayerHint();
       },
-      fail: (message) => showAboutFailure(this.el.aboutText, message),
+      fail: (message) => {
+        showAboutFailure(this.el.aboutText, message);
+        this.words.fail(message);
+      },
     });
     this.translate({ play: false });
   }
@@ -191,7 +200,7 @@ export class Generator extends Widget {
     const differs = shown !== null && squash(this.el.sentence.value) !== squash(shown);
     const stale = shown !== null && (refused || differs);
     const { drawing, translationLine, note, readout, progress, staleNote } = this.el;
-    for (const el of [drawing, translationLine, note, readout, progress.parentElement]) {
+    for (const el of [drawing, translationLine, note, readout, progress.parentElement, this.el.unread]) {
       el.classList.toggle("is-stale", stale);
     }
     const dimmed = `Dimmed below: the French for ${quote(shown)}.`;
@@ -260,7 +269,10 @@ export class Generator extends Widget {
     const focused = this.focus.index !== null;
     this.arcs.render(this.state, shown, focused);
     this.readout.show(this.drawn, this.state, shown, focused, this.arcs.layout?.kind);
-    if (this.stale) this.el.translation.textContent = ""; // the cue beside it says why
+    if (this.stale) {
+      this.el.translation.textContent = ""; // the cue beside it says why
+      this.el.unread.textContent = "";
+    }
   }
 }
 

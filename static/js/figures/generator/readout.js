@@ -4,7 +4,17 @@
 
 import { element } from "../../lib/dom.js";
 import { rowFocus } from "../../lib/row-words.js";
-import { attentionRow, capitalise, layerIndex, quote, START, viewText, weightText, written } from "./view.js";
+import {
+  attentionRow,
+  capitalise,
+  layerIndex,
+  quote,
+  START,
+  unreadPhrases,
+  viewText,
+  weightText,
+  written,
+} from "./view.js";
 
 /** One cell of a number row: the word, its weight and a bar as long as the weight. */
 function cell(word) {
@@ -43,9 +53,19 @@ export class Readout {
     this.showNote(data, state, shown, focused, kind);
   }
 
-  showTranslation({ steps, target, translation }, s) {
+  showTranslation(data, s) {
+    const { steps, target, translation } = data;
+    const done = s >= steps.length;
     const sofar = `${capitalise(written(target.slice(0, s)))} …`;
-    this.el.translation.textContent = s >= steps.length ? translation : s > 0 ? sofar : "";
+    this.el.translation.textContent = done ? translation : s > 0 ? sofar : "";
+    // once every word is written: the words no step read, which the French most likely leaves out
+    const phrases = done ? unreadPhrases(data) : [];
+    const unread = phrases.length
+      ? `Not translated: ${phrases.map(quote).join(", ")}. No step looked at ${
+          phrases.length > 1 || phrases[0].includes(" ") ? "these words" : "this word"
+        } while writing (decoder layer ${data.best_layer + 1}, its heads averaged).`
+      : "";
+    if (this.el.unread.textContent !== unread) this.el.unread.textContent = unread; // a live region
   }
 
   showNumbers(data, state, shown, focused) {

@@ -91,3 +91,14 @@ export function exportView(data, state) {
     ],
   };
 }
+
+/** The words no step read (the answer's `unread` positions), each run of neighbours as one phrase:
+ * ["three apples"] for "gave the children three apples". */
+export function unreadPhrases({ source, unread }) {
+  const phrases = [];
+  (unread ?? []).forEach((i, k) => {
+    if (k > 0 && unread[k - 1] === i - 1) phrases[phrases.length - 1].push(source[i]);
+    else phrases.push([source[i]]);
+  });
+  return phrases.map((words) => words.join(" "));
+}
