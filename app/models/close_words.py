@@ -8,8 +8,10 @@ letters:
 * difflib's similarity ratio (2 · matching letters / total letters) is at least 0.6, which drops words that
   are near only because both are short ("apel" and "are" are 2 edits apart but share two letters of seven).
 
-The closest come first (fewest edits, then the most letters in common, then alphabetically), and only those
-at most one edit further than the best one, so a clear best guess is not buried under weak ones.
+The closest come first (fewest edits, then the most letters in common, then the higher ratio, then
+alphabetically: "dgo" is a swap from "dog" and a deletion from "do", and shares all three letters with
+"dog"), and only those at most one edit further than the best one, so a clear best guess is not buried under
+weak ones.
 
 Most known words are ruled out before any alignment is worked out: by length (each insertion or deletion
 changes it by one), and by counting letters (an edit changes the counts of at most two letters by one each,
@@ -99,7 +101,10 @@ class CloseWords:
         counts = _counts(word)
         near &= (np.abs(self._counts - counts).sum(axis=1) + 1) // 2 <= limit
         # the ratio counts matching letters, at most the letters the two words have in common
-        near &= 2 * np.minimum(self._counts, counts).sum(axis=1) >= MIN_RATIO * (self._lengths + len(word))
+        shared = np.minimum(self._counts, counts).sum(
+            axis=1
+        )  # letters in common, each as often as both have it
+        near &= 2 * shared >= MIN_RATIO * (self._lengths + len(word))
         scored = []
         for k in np.flatnonzero(near).tolist():
             known = self.words[k]
@@ -108,12 +113,12 @@ class CloseWords:
                 continue
             ratio = difflib.SequenceMatcher(None, word, known).ratio()
             if ratio >= MIN_RATIO:
-                scored.append((distance, -ratio, known))
+                scored.append((distance, -int(shared[k]), -ratio, known))
         scored.sort()
         if not scored:
             return ()
         best = scored[0][0]
-        return tuple(known for distance, _, known in scored if distance <= best + 1)[: self.n]
+        return tuple(known for distance, _, _, known in scored if distance <= best + 1)[: self.n]
 
 
 def close_words(word: str, vocabulary: Iterable[str], n: int = 3) -> list[str]:

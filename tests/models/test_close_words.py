@@ -3,6 +3,7 @@
 import difflib
 import random
 import string
+from collections import Counter
 
 import pytest
 
@@ -69,10 +70,11 @@ def _by_the_definition(word: str, vocabulary: list[str], n: int = 3) -> list[str
     for known in vocabulary:
         distance = edit_distance(word, known)
         ratio = difflib.SequenceMatcher(None, word, known).ratio()
+        shared = sum((Counter(word) & Counter(known)).values())  # letters in common, each as often as both
         if distance <= limit and ratio >= 0.6:
-            scored.append((distance, -ratio, known))
+            scored.append((distance, -shared, -ratio, known))
     scored.sort()
-    return [k for d, _, k in scored if d <= scored[0][0] + 1][:n] if scored else []
+    return [k for d, _, _, k in scored if d <= scored[0][0] + 1][:n] if scored else []
 
 
 def test_ruling_words_out_by_length_and_letter_counts_drops_no_close_word() -> None:

@@ -157,7 +157,7 @@ def test_too_long_with_unknown_words_names_both(client: TestClient) -> None:
         ),
         (
             "the zorblax bank was stepe",
-            "not in the translator's vocabulary: zorblax, stepe (did you mean steep, see or sheep?)",
+            "not in the translator's vocabulary: zorblax, stepe (did you mean steep, sheep or sleep?)",
         ),
         ("the bank's door", "not in the translator's vocabulary: bank's (did you mean bank?)"),
     ],
