@@ -545,7 +545,8 @@ class TranslateResponse(BaseModel):
         "source words on held-out pairs"
     )
     unread: list[int] = Field(
-        description="positions in `source` of the nouns, verbs, adjectives and numbers that no step read: on "
+        description="positions in `source` of the nouns, verbs, adjectives, numbers and “not” that no step "
+        "read: on "
         "none did best_layer's cross-attention, its heads averaged, put the translator's threshold or more "
         "(a noun right before a noun is read with it). A word left out of the translation is almost "
         "always one of them; `GET /api/translate/about` gives the threshold and how it was measured"
@@ -591,7 +592,8 @@ class UnreadRecord(BaseModel):
         description="sentences of two or three held-out ones joined by and/but, where words get left out"
     )
     left_out: int = Field(
-        description="their nouns, verbs, adjectives and numbers whose French is nowhere in the translation"
+        description="their nouns, verbs, adjectives, numbers and “not” whose French is nowhere in the "
+        "translation"
     )
     caught: int = Field(description="how many of those the check flags")
     right_translations: int = Field(description="held-out and novel pairs translated exactly right")
@@ -630,6 +632,10 @@ class TranslatorAbout(BaseModel):
         description="the same measures on a second held-out set, of combinations training never saw"
     )
     novel_description: str = Field(description="what that second set holds")
+    negated: TranslatorNovel = Field(
+        description="the same measures on a third held-out set: verbs negated that training never negates"
+    )
+    negated_description: str = Field(description="what that third set holds")
     alignment_method: str
     examples: list[TranslatorExample]
     misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")

@@ -24,6 +24,7 @@ from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
+from training.parallel_corpus import NOVEL_NEGATED
 from training.written import load as load_written
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,6 +243,12 @@ def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None
     assert (
         f"{novel['heldout_pairs']:,} pairs built from" in text
         and f"{percent(novel['exact_match'])} exact, {percent(novel['alignment'])} aligned" in text
+    )
+    negated = record["negated"]
+    assert (
+        f"{negated['heldout_pairs']:,} pairs that negate in the present one of the {len(NOVEL_NEGATED)} verbs"
+        in text
+        and f"{percent(negated['exact_match'])} exact, {percent(negated['alignment'])} aligned" in text
     )
     assert (
         f"{record['parameters'] / 1e6:.2f} M parameters (d_model {record['d_model']}, "

@@ -304,7 +304,7 @@ def unread_record(
     }
 
 
-JOINED = 1500  # the joined sentences the check for unread words is measured on
+JOINED = 3000  # the joined sentences the check for unread words is measured on
 
 
 def unread_measured(translator: Translator, best_layer: int, right: Sequence[AlignedPair]) -> dict[str, Any]:

@@ -35,6 +35,14 @@ COPULA_ENGLISH = {
     "past": ("was", "were", "were", "was", "were"),
 }
 
+# Negation: "does not sleep" -> "ne dort pas", "did not sleep" -> "n' a pas dormi", "is not" -> "n' est pas".
+# The English auxiliary by tense, for the same rows as the copula.
+DO_ENGLISH = {
+    "present": ("does", "do", "do", "do", "do"),
+    "past": ("did", "did", "did", "did", "did"),
+}
+NOT = ("not", "ne", "pas")  # the English word and the two French ones around the verb
+
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
 # Elision and the forms before a vowel (or a mute h: every French word of the lexicon beginning with h has
@@ -42,7 +50,17 @@ CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("
 # "le arbre" -> "l' arbre" (two tokens, "l'" aligned as "le" was), "ce arbre" -> "cet arbre", "ma école" ->
 # "mon école", "je ai" -> "j' ai". The elided article is no longer "le"/"les", so it never contracts
 # ("près de l' arbre", "à l' homme").
-ELISION = {"le": "l'", "la": "l'", "de": "d'", "je": "j'", "ce": "cet", "ma": "mon", "ta": "ton", "sa": "son"}
+ELISION = {
+    "le": "l'",
+    "la": "l'",
+    "de": "d'",
+    "je": "j'",
+    "ne": "n'",
+    "ce": "cet",
+    "ma": "mon",
+    "ta": "ton",
+    "sa": "son",
+}
 # Preposed adjectives' masculine singular before a vowel: "le vieil arbre", "un bel oiseau", "un nouvel
 # avion".
 BEFORE_VOWEL = {"vieux": "vieil", "beau": "bel", "nouveau": "nouvel"}
@@ -196,6 +214,8 @@ def lexicon_entries() -> list[tuple[str, str]]:
         *((d.english, "det") for d in DETERMINERS),
         *((" ".join(p.english), "prep") for p in PREPOSITIONS),
         *((p.english, "pron") for p in PRONOUNS),
+        ("do", "verb"),
+        (NOT[0], "adv"),
         (AND[0], "conj"),
         (BUT[0], "conj"),
         (OF[0], "prep"),
@@ -220,6 +240,7 @@ def _english_forms() -> list[str]:
     words += [a.english for a in ADJECTIVES]
     words += [w for v in VERBS for w in v.english]
     words += [w for forms in COPULA_ENGLISH.values() for w in forms]
+    words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS]
@@ -247,6 +268,17 @@ def _allowed_links() -> set[tuple[str, str]]:
     for tense, english in COPULA_ENGLISH.items():
         french = ETRE_PRESENT if tense == "present" else ETRE_PAST
         links |= set(zip(english, french, strict=True))
+    # negation: "he does not sleep" -> "il ne dort pas" (the verb aligned to does and sleep), "she did not
+    # fall" -> "elle n' est pas tombée" (the auxiliary to did, the participle to fall)
+    links |= {(NOT[0], NOT[1]), (NOT[0], NOT[2])}
+    for v in VERBS:
+        plain = v.english[1]
+        links |= {(plain, v.french[0])} | set(zip(DO_ENGLISH["present"], v.french, strict=True))
+        if v.auxiliary == "avoir":
+            links |= {(plain, v.participle)} | {(DO_ENGLISH["past"][0], aux) for aux in AVOIR}
+        else:
+            links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
+            links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
     for p in PREPOSITIONS:
@@ -270,10 +302,10 @@ def _allowed_links() -> set[tuple[str, str]]:
 def english_kinds() -> dict[str, list[str]]:
     """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
     verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms),
-    adjective, number (the determiners the app's lexicon calls numbers: "two", "three"), determiner,
-    preposition (every word of one: "in", "front", "of"), pronoun, conjunction. The page lists the
-    vocabulary by these kinds, and the translator's check for unread words reads nouns, verbs, adjectives
-    and numbers (app.models.translator)."""
+    auxiliary (do, does, did), negation (not), adjective, number (the determiners the app's lexicon calls
+    numbers: "two", "three"), determiner, preposition (every word of one: "in", "front", "of"), pronoun,
+    conjunction. The page lists the vocabulary by these kinds, and the translator's check for unread words
+    reads nouns, verbs, adjectives, numbers and "not" (app.models.translator)."""
     from app.models.lexicon import lookup
 
     def is_number(word: str) -> bool:
@@ -286,6 +318,8 @@ def english_kinds() -> dict[str, list[str]]:
         ],
         "verb": [w for v in VERBS for w in v.english],
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
+        "auxiliary": [w for forms in DO_ENGLISH.values() for w in forms],
+        "negation": [NOT[0]],
         "adjective": [a.english for a in ADJECTIVES],
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
         "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],

@@ -50,6 +50,8 @@ from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries
 from training.parallel_corpus import (  # noqa: E402
     Pair,
     heldout_pairs,
+    negated_description,
+    negated_pairs,
     novel_description,
     novel_pairs,
     training_pairs,
@@ -259,6 +261,7 @@ def main() -> None:
         train=(60000, "training pairs"),
         heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
         novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
+        negated=(1000, "held-out pairs negating verbs training never negates (negated_pairs)"),
         steps=7000,
         batch_size=64,
         lr=2e-3,
@@ -289,6 +292,7 @@ def main() -> None:
     train = list(training_pairs(args.train))
     heldout = heldout_pairs(args.heldout, args.train)
     novel = novel_pairs(args.novel, args.train)
+    negated = negated_pairs(args.negated, args.train)
 
     torch.manual_seed(args.seed)
     model = TorchTranslator(
@@ -333,6 +337,7 @@ def main() -> None:
     )
     figures = measure(translator, heldout)
     novel_figures = measure(translator, novel)
+    negated_figures = measure(translator, negated)
     examples = [
         {"source": sentence, "translation": " ".join(translator.translate(sentence.split()).target)}
         for sentence in (
@@ -366,6 +371,8 @@ def main() -> None:
         **figures,
         "novel": novel_figures,
         "novel_description": novel_description(),
+        "negated": negated_figures,
+        "negated_description": negated_description(),
         "alignment_method": (
             "teacher forcing on the reference; for each French word with a known English source, the step "
             "that writes it, cross-attention of one decoder layer averaged over its heads; a hit when the "
@@ -390,6 +397,8 @@ def main() -> None:
         f"(by layer: {', '.join(f'{a:.1%}' for a in figures['alignment_by_layer'])}); "
         f"novel structures: exact match {novel_figures['exact_match']:.1%} over "
         f"{novel_figures['heldout_pairs']} pairs, alignment {novel_figures['alignment']:.1%}; "
+        f"negated verbs: exact match {negated_figures['exact_match']:.1%}, "
+        f"alignment {negated_figures['alignment']:.1%}; "
         f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,
     )

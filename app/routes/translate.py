@@ -89,7 +89,8 @@ A sentence both too long and with unknown words gets one answer that names both.
         },
     },
     description="Translate English to French greedily, one token a step, with each step's self- and "
-    "cross-attention." + PRECISION + REFUSALS,
+    "cross-attention, and the content words no step read (`unread`: words the French most likely leaves "
+    "out)." + PRECISION + REFUSALS,
 )
 async def translate(
     body: TranslateRequest, model: TranslatorDep, settings: SettingsDep, cache: CacheDep

@@ -17,12 +17,15 @@ from training.french_lexicon import (
     NOUN,
     NOUNS,
     VERB,
+    VERBS,
     begins_with_vowel,
     lexicon_entries,
 )
 from training.parallel_corpus import (
     MAX_WORDS,
     MIN_WORDS,
+    NEGATION,
+    NOVEL_NEGATED,
     NOVEL_OBJECTS,
     NOVEL_PAIRINGS,
     OBJECT,
@@ -35,6 +38,8 @@ from training.parallel_corpus import (
     copula,
     example_pairs,
     heldout_pairs,
+    negatable,
+    negated_pairs,
     noun_phrase,
     novel_pairs,
     of,
@@ -48,7 +53,10 @@ from training.parallel_corpus import (
     verb_phrase,
 )
 
-TRAIN, HELDOUT, NOVEL = 30000, 2000, 1000
+TRAIN, HELDOUT, NOVEL, NEGATED_SET = 30000, 2000, 1000, 300
+ALLOWED_LINKS_OF: dict[str, set[str]] = defaultdict(set)  # English word -> the French tokens it may become
+for _english, _french in ALLOWED_LINKS:
+    ALLOWED_LINKS_OF[_english].add(_french)
 
 
 @pytest.fixture(scope="module")
@@ -377,3 +385,48 @@ def test_the_grammar_covers_every_construction(train: tuple[Pair, ...]) -> None:
     assert share(lambda p: "j'" in p.french) > 0.005
     assert share(lambda p: "vous" in p.french) > 0.01
     assert share(lambda p: " of " in p.source) > 0.05
+
+
+def test_negation_puts_ne_and_pas_around_the_conjugated_verb() -> None:
+    dog, she, soup = noun_phrase("the", "dog"), pronoun("she"), noun_phrase("the", "soup")
+    sleeps = to_pair(concat(dog, verb_phrase(dog, "slept", "present", negated=True)))
+    assert (sleeps.source, sleeps.target) == ("the dog does not sleep", "le chien ne dort pas")
+    assert sleeps.alignment == ((0,), (1,), (3,), (2, 4), (3,))  # ne, pas <- not; dort <- does, sleep
+    fell = to_pair(concat(she, verb_phrase(she, "fell", "past", negated=True)))
+    assert (fell.source, fell.target) == ("she did not fall", "elle n' est pas tombée")
+    we = pronoun("we")
+    saw = to_pair(transitive(we, "saw", "past", noun_phrase("the", "cat"), negated=True))
+    assert (saw.source, saw.target) == ("we did not see the cat", "nous n' avons pas vu le chat")
+    hot = to_pair(concat(soup, copula(soup, "past", negated=True), predicate(soup, "hot")))
+    assert (hot.source, hot.target) == ("the soup was not hot", "la soupe n' était pas chaude")
+    i = pronoun("i")
+    assert _sentence(i, verb_phrase(i, "slept", "present", negated=True)) == "je ne dors pas"
+
+
+def test_an_object_with_an_indefinite_or_partitive_article_is_never_negated(train: tuple[Pair, ...]) -> None:
+    assert not negatable(bare_noun_phrase("bread"))  # "pas de pain", a rule the grammar leaves out
+    assert not negatable(noun_phrase("a", "cat"))
+    assert negatable(noun_phrase("the", "cat")) and negatable(noun_phrase("my", "cat", "pl"))
+    negated = [p for p in train if "pas" in p.french]
+    assert len(negated) >= 0.1 * len(train)
+    participles = {p for v in VERBS for p in ALLOWED_LINKS_OF.get(v.english[2], ())}
+    for pair in negated:
+        after = list(pair.french[pair.french.index("pas") + 1 :])
+        if after[:1] and after[0] in participles:
+            after = after[1:]  # "n' a pas vu": what follows the participle
+        assert after[:1] not in (["un"], ["une"], ["des"], ["du"], ["de"], ["d'"]), pair.target
+
+
+def test_training_negates_a_held_out_verb_only_in_the_past_and_the_negated_set_in_the_present(
+    train: tuple[Pair, ...],
+) -> None:
+    held_out = {w for v in VERBS if v.english[2] in NOVEL_NEGATED for w in v.english}
+    past = 0
+    for pair in train:
+        for k, word in enumerate(pair.english[:-2]):
+            assert not (word in ("do", "does") and pair.english[k + 2] in held_out), pair.source
+            past += word == "did" and pair.english[k + 2] in held_out
+    assert past >= 50  # their negation in the past is trained: "did not swim" -> "n' a pas nagé"
+    negated = negated_pairs(NEGATED_SET, len(train))
+    assert len(negated) == NEGATED_SET and all(NEGATION in p.novel for p in negated)
+    assert not {p.source for p in negated} & {p.source for p in train}

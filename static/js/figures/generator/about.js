@@ -35,6 +35,7 @@ export function showAbout(el, a) {
         `best aligned layer, decoder layer ${a.best_layer + 1}.`,
     ),
     ...(a.novel ? [novelPara(a)] : []),
+    ...(a.negated ? [negatedPara(a)] : []),
   ];
   const miss = a.misses?.[0];
   if (miss) {
@@ -70,12 +71,21 @@ function novelPara(a) {
   );
 }
 
+/** The third held-out set of record `a`: verbs negated that training never negates. */
+function negatedPara(a) {
+  const n = a.negated;
+  return para(
+    `A third tests a construction on new words: ${n.heldout_pairs.toLocaleString("en")} pairs with ` +
+      `${a.negated_description}. On them it writes the reference exactly ${pct(n.exact_match)} of the time.`,
+  );
+}
+
 /** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */
 function unreadPara(a) {
   const u = a.unread;
   const num = (x) => x.toLocaleString("en");
   return para(
-    `Attention as a check: a noun, verb, adjective or number is marked “not translated” when no step of the ` +
+    `Attention as a check: a noun, verb, adjective, number or “not” is marked “not translated” when no step of the ` +
       `translation put ${u.threshold} or more of its attention on it (decoder layer ${a.best_layer + 1}, its ` +
       `heads averaged). On ${num(u.joined_sentences)} longer sentences made by joining held-out ones, the ` +
       `translations left out ${num(u.left_out)} such words and the check marked ${num(u.caught)}; of the ` +

@@ -8,10 +8,10 @@ import { quote } from "./view.js";
 // The record's kinds, gathered as a reader looks for a word: the little words together.
 const GROUPS = [
   ["Nouns", ["noun"]],
-  ["Verbs", ["verb", "be"]],
+  ["Verbs", ["verb", "be", "auxiliary"]],
   ["Adjectives", ["adjective"]],
   ["Numbers", ["number"]],
-  ["Other words", ["determiner", "preposition", "pronoun", "conjunction"]],
+  ["Other words", ["determiner", "preposition", "pronoun", "conjunction", "negation"]],
 ];
 
 export class WordList {
