@@ -5,13 +5,13 @@
 import { element } from "../../lib/dom.js";
 import { quote } from "./view.js";
 
-// The record's kinds, gathered as a reader looks for a word: the little words together.
+// The record's kinds, gathered as a reader looks for a word; every kind not named here goes under "Other words"
+// (determiners, prepositions, pronouns, conjunctions, "not", and any kind a later record adds).
 const GROUPS = [
   ["Nouns", ["noun"]],
   ["Verbs", ["verb", "be", "auxiliary"]],
   ["Adjectives", ["adjective"]],
   ["Numbers", ["number"]],
-  ["Other words", ["determiner", "preposition", "pronoun", "conjunction", "negation"]],
 ];
 
 export class WordList {
@@ -27,7 +27,9 @@ export class WordList {
   /** List `about`'s words by kind; a record without kinds lists them in one group. */
   show(about) {
     const kinds = about.vocabulary_kinds ?? { word: about.vocabulary ?? [] };
-    const groups = about.vocabulary_kinds ? GROUPS : [["Words", ["word"]]];
+    const named = new Set(GROUPS.flatMap(([, names]) => names));
+    const others = Object.keys(kinds).filter((k) => !named.has(k));
+    const groups = about.vocabulary_kinds ? [...GROUPS, ["Other words", others]] : [["Words", ["word"]]];
     this.total = about.vocabulary?.length ?? 0;
     this.el.wordsSummary.textContent = `The ${this.total.toLocaleString("en")} English words it knows, by kind`;
     this.groups = groups
