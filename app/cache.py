@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sized
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 MAX_ENTRIES = 512
 MAX_BYTES = 8 * 1024 * 1024  # per worker, under a tenth of its RSS; a 64-token answer at 12 heads is 1 MB
+
+V = TypeVar("V", bound=Sized)  # what is kept; len() is its size in bytes
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class CacheStats:
     bytes: int
 
 
-class ResponseCache:
+class ResponseCache(Generic[V]):
     """Least-recently-used map from a hashable key to response bytes, at most ``max_entries`` entries and
     ``max_bytes`` bytes in all; a value larger than ``max_bytes`` on its own is answered but not kept."""
 
@@ -38,12 +41,12 @@ class ResponseCache:
             raise ValueError("max_entries and max_bytes must be >= 0 (0 turns the cache off)")
         self.max_entries = max_entries
         self.max_bytes = max_bytes
-        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._items: OrderedDict[Hashable, V] = OrderedDict()
         self._bytes = 0
         self._hits = self._misses = self._evictions = 0
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> bytes | None:
+    def get(self, key: Hashable) -> V | None:
         """The stored bytes for ``key`` (now the most recently used), or None; counts a hit or a miss."""
         with self._lock:
             value = self._items.get(key)
@@ -54,7 +57,7 @@ class ResponseCache:
             self._hits += 1
             return value
 
-    def put(self, key: Hashable, value: bytes) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         """Store ``value`` under ``key``, evicting the least recently used entries until both bounds hold."""
         size = len(value)
         with self._lock:
@@ -82,6 +85,6 @@ class ResponseCache:
 
 
 @lru_cache
-def get_response_cache() -> ResponseCache:
+def get_response_cache() -> ResponseCache[bytes]:
     """The process's one cache; a dependency that tests can override (or clear)."""
     return ResponseCache()

@@ -24,7 +24,8 @@ from app.routes import (
     real_attention,
     translate,
 )
-from app.static_files import RevalidatedStaticFiles
+from app.static_files import get_static_site
+from app.stored_answers import answer_store
 
 
 def create_app() -> FastAPI:
@@ -34,6 +35,8 @@ def create_app() -> FastAPI:
     upload = Limit(settings.max_upload_bytes + ENVELOPE_BYTES, file_too_large(settings.max_upload_bytes))
     app = Explorable(
         limits={"/api/diagnose": upload},
+        static=get_static_site(),  # /static/, answered by the Edge layer (app/static_files.py)
+        stored=answer_store(),  # pages and GET answers kept whole (app/stored_answers.py)
         title="Attention Explorable",
         summary="Transformer attention computed live from real matrices.",
         version="0.1.0",
@@ -46,7 +49,6 @@ def create_app() -> FastAPI:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     health.add_probe(app)
-    app.mount("/static", RevalidatedStaticFiles(directory=settings.static_dir), name="static")
     app.include_router(attention.router)
     app.include_router(head_lab.router)
     app.include_router(diagnose.router)

@@ -1,8 +1,10 @@
-"""The layers every request passes through: security headers, the HTTP rules, body limits, gzip for pages.
+"""The layers every request passes through: security headers, the HTTP rules, static files, stored answers,
+body limits, gzip for pages.
 
 ``Explorable`` is FastAPI with ``Edge`` wrapped around everything else it builds; Edge applies
-``SecurityHeaders``, the HTTP rules (HEAD, 405, redirects: app/http_rules.py), the body limits
-(app/limits.py) and ``PageGzip`` (the pages and the OpenAPI document only) in one layer.
+``SecurityHeaders``, the HTTP rules (HEAD, 405, redirects: app/http_rules.py), answers ``/static/`` from
+memory (app/static_files.py) and stored answers (app/stored_answers.py) itself, and applies the body limits
+(app/limits.py) and ``PageGzip`` (pages that are not stored, and the OpenAPI document) in one layer.
 """
 
 from collections.abc import Mapping
@@ -13,8 +15,11 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.cache import ResponseCache
 from app.http_rules import by_the_rules
 from app.limits import BODILESS, JSON_LIMIT, BodyLimit, Limit
+from app.static_files import StaticSite, serve
+from app.stored_answers import Stored, StoredAnswers
 
 # The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
 # (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
@@ -99,12 +104,12 @@ def accepts_gzip(scope: Scope) -> bool:
 
 
 class PageGzip(GZipMiddleware):
-    """Gzip for the pages and the OpenAPI document only, to clients that ask for it. The article's HTML
-    shrinks about fourfold; the API's answers are not compressed, because a 1 MB cached answer would be
-    compressed again on every request and cost more than it saves on loopback or a LAN (the page asks for the
-    packed form of the large ones instead, app/answers.py). Static files carry their own gzip
-    (app/static_files.py). Every other request passes straight through, where Starlette's own middleware would
-    still read a plain answer through a responder of its own."""
+    """Gzip for the pages and the OpenAPI document, to clients that ask for it, compressed per request: what
+    is not stored (a figure's 404 page, /openapi.json). The article's HTML shrinks about fourfold. Stored
+    answers (the article, each figure's page, the API's GET answers) carry gzip made once
+    (app/stored_answers.py), which passes through here untouched, as do static files (app/static_files.py).
+    Every other request passes straight through, where Starlette's own middleware would still read a plain
+    answer through a responder of its own."""
 
     SKIPPED = ("/api/", "/static/", "/healthz")
 
@@ -122,8 +127,8 @@ class PageGzip(GZipMiddleware):
 
 class Edge:
     """The layers every HTTP request passes through on its way in and its answer on its way out, in one
-    ASGI middleware: the security headers (SecurityHeaders), the HTTP rules (app/http_rules.py), the body
-    limits (app/limits.py) and page gzip (PageGzip).
+    ASGI middleware: the security headers (SecurityHeaders), the HTTP rules (app/http_rules.py), static
+    files and stored answers answered from memory, the body limits (app/limits.py) and page gzip (PageGzip).
 
     One layer, not four nested ones, because a request's every pause (waiting for its body, for a thread)
     passes back out and in through each layer around it; here the headers and the rules are wrappers of
@@ -138,8 +143,15 @@ class Edge:
         embed_frame_ancestors: str = "*",
         default: Limit = JSON_LIMIT,
         paths: Mapping[str, Limit] | None = None,
+        static: StaticSite | None = None,
+        stored: ResponseCache[Stored] | None = None,
     ) -> None:
         self.app = app
+        self.static = static
+        self.stored = stored
+        if stored is not None:
+            app = StoredAnswers(app, stored)
+        self.inner = app
         self.security = SecurityHeaders(app, embed_frame_ancestors)
         self.gzip = PageGzip(app, minimum_size=1024, compresslevel=6)
         self.limited = BodyLimit(app, default, paths)  # the same limits around the app, and around gzip
@@ -150,9 +162,16 @@ class Edge:
             await self.app(scope, receive, send)
             return
         scope, send = by_the_rules(scope, self.security.secured(scope, send))
+        path = scope["path"]
+        if self.static is not None:
+            if path.startswith("/static/"):
+                await serve(self.static, scope, send)
+                return
+            if not path.startswith(PageGzip.SKIPPED) and self.static.refresh() and self.stored is not None:
+                self.stored.clear()  # a static file changed on disk: pages name new addresses now
         zipped = PageGzip.applies(scope)
         if scope["method"] in BODILESS:
-            await (self.gzip if zipped else self.app)(scope, receive, send)
+            await (self.gzip if zipped else self.inner)(scope, receive, send)
         else:
             await (self.limited_gzip if zipped else self.limited)(scope, receive, send)
 
@@ -163,11 +182,26 @@ class Explorable(FastAPI):
     the body limits by path (the rest have JSON_LIMIT)."""
 
     def __init__(
-        self, *, embed_frame_ancestors: str, limits: Mapping[str, Limit] | None = None, **kwargs: Any
+        self,
+        *,
+        embed_frame_ancestors: str,
+        limits: Mapping[str, Limit] | None = None,
+        static: StaticSite | None = None,
+        stored: ResponseCache[Stored] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.embed_frame_ancestors = embed_frame_ancestors
         self.limits = dict(limits or {})
+        self.static = static
+        self.stored = stored
 
     def build_middleware_stack(self) -> ASGIApp:
-        return Edge(super().build_middleware_stack(), self.embed_frame_ancestors, JSON_LIMIT, self.limits)
+        return Edge(
+            super().build_middleware_stack(),
+            self.embed_frame_ancestors,
+            JSON_LIMIT,
+            self.limits,
+            static=self.static,
+            stored=self.stored,
+        )

@@ -1,5 +1,6 @@
-"""The pages travel gzipped to a browser that accepts it; the API's answers and static files are left to
-themselves (static files carry their own gzip, see test_static_files.py)."""
+"""The pages travel gzipped to a browser that accepts it, and so do the API's stored GET answers of 1 KB or
+more (test_stored_answers.py); a small answer, a POST's and /healthz are sent as they are (static files carry
+their own gzip, see test_static_files.py)."""
 
 import gzip
 
@@ -31,11 +32,14 @@ def test_the_article_shrinks_about_fourfold(client: TestClient) -> None:
     assert len(gzip.compress(plain, 6)) < len(plain) / 3
 
 
-@pytest.mark.parametrize("path", ["/api/attention?heads=12", "/healthz"])
-def test_api_answers_are_not_gzipped(client: TestClient, path: str) -> None:
-    response = client.get(path, headers={"Accept-Encoding": "gzip"})
-    assert response.status_code == 200
-    assert "content-encoding" not in response.headers
+def test_a_large_api_answer_is_gzipped_and_a_small_one_is_not(client: TestClient) -> None:
+    large = client.get("/api/attention?heads=12", headers={"Accept-Encoding": "gzip"})
+    assert large.status_code == 200 and large.headers["content-encoding"] == "gzip"
+    assert int(large.headers["content-length"]) < len(large.content) / 2
+    for path in ("/healthz", "/api/real-attention/status"):
+        small = client.get(path, headers={"Accept-Encoding": "gzip"})
+        assert small.status_code == 200 and "content-encoding" not in small.headers, path
+        assert len(small.content) < 1024 or path == "/healthz", path
 
 
 def test_embed_pages_keep_their_own_frame_policy(client: TestClient) -> None:

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.routes.pages import get_templates
+from app.stored_answers import revalidated
 
 router = APIRouter(tags=["pages"])
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -82,6 +83,7 @@ def operations(document: dict[str, Any]) -> list[Operation]:
 
 
 @router.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+@revalidated
 def api_docs(request: Request, templates: Annotated[Jinja2Templates, Depends(get_templates)]) -> HTMLResponse:
     """Every endpoint, its parameters, body and answers, from the OpenAPI document."""
     document = request.app.openapi()

@@ -12,6 +12,7 @@ from app.models.heads import VALID_HEADS, RelationAttention, kv_head_of
 from app.models.relations import D_MODEL
 from app.offload import remembered
 from app.schemas import AttentionResponse, MaskName
+from app.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api", tags=["attention"])
 
@@ -63,6 +64,7 @@ becomes 0, and every row sums to 1 within {PACKED_RELATIVE_ERROR:g}. Every other
         ),
     },
 )
+@stored_for_a_day
 async def attention(
     model: RelationHeadsDep,
     cache: CacheDep,

@@ -46,12 +46,14 @@ from app.schemas import (
     NextWordReading,
     Sample,
 )
+from app.stored_answers import stored_for_a_day
 from app.words import sentence_words
 
 router = APIRouter(prefix="/api/lm", tags=["language models"])
 
 
 @router.get("")
+@stored_for_a_day
 async def language_models(models: TinyLMsDep) -> LanguageModelsResponse:
     """How the models trained: loss curves, and how often their own sentences are grammatical."""
     record = models.record
@@ -120,6 +122,7 @@ MODEL_REFUSALS: dict[int | str, dict[str, Any]] = {
     response_model=LanguageModelAttentionResponse,
     responses=MODEL_REFUSALS,
 )
+@stored_for_a_day
 async def attention(
     models: TinyLMsDep,
     sentence: DecoderSentence,
@@ -173,6 +176,7 @@ def lm_attention(
     response_model=DiagnoseResponse,
     responses=MODEL_REFUSALS,
 )
+@stored_for_a_day
 async def diagnose_model(
     models: TinyLMsDep,
     sentence: DecoderSentence,
@@ -200,6 +204,7 @@ def lm_diagnosis(
     response_model=LanguageModelMaskZooResponse,
     responses={422: refusal_doc("no words, too many, or unknown words")},
 )
+@stored_for_a_day
 async def mask_zoo(
     models: TinyLMsDep,
     sentence: DecoderSentence,
@@ -317,6 +322,7 @@ def predictions(models: TinyLMs, sentence: list[str]) -> LanguageModelPrediction
     "/predictions",
     responses={422: refusal_doc("no words, too many, or words the models never saw")},
 )
+@stored_for_a_day
 async def next_words(
     models: TinyLMsDep,
     sentence: Annotated[

@@ -12,6 +12,7 @@ from app.models.order import EXACT, HEADS, OrderCheck, order_check
 from app.offload import computed
 from app.refusal import Refusal
 from app.schemas import OrderResponse
+from app.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api", tags=["order"])
 # Digits and commas, blank allowed; the white space around is allowed so that the pattern means the same in
@@ -33,6 +34,7 @@ def parse_permutation(text: str) -> list[int] | None:
     response_model=OrderResponse,
     responses={422: refusal_doc("no words or too many, or a list that is not a permutation of the words")},
 )
+@stored_for_a_day
 async def order(
     model: RelationHeadsDep,
     sentence: Annotated[Sentence, sentence_query("dog bites man")],

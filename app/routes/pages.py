@@ -27,6 +27,8 @@ from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 from app.models.tiny_lm import MAX_WORDS as LM_MAX_WORDS
 from app.models.tiny_lm import READING_SENTENCE as LM_READING_SENTENCE
 from app.models.verdicts import THRESHOLDS as VERDICT_THRESHOLDS
+from app.static_files import get_static_site
+from app.stored_answers import answers_version, revalidated
 
 router = APIRouter(tags=["pages"])
 SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it
@@ -46,6 +48,9 @@ def get_templates() -> Jinja2Templates:
         records=RECORDS,
         fig=number,
         shown_figures=lambda: figure_names(get_settings().templates_dir),
+        static_url=lambda path: get_static_site().url(path),
+        module_preloads=lambda path: get_static_site().preloads(path),
+        answers_version=answers_version,
     )
     return templates
 
@@ -176,6 +181,7 @@ def mask_lab_decoder() -> dict[str, Any] | None:
 
 
 @router.get("/", response_class=HTMLResponse)
+@revalidated
 def article(
     request: Request,
     templates: Annotated[Jinja2Templates, Depends(get_templates)],
@@ -240,6 +246,7 @@ def section_intro(article_html: str, name: str) -> Markup | None:
         422: json_refusal_doc("`embed` is not a boolean"),
     },
 )
+@revalidated
 def figure_page(
     request: Request,
     # The document lists the figures there are; any other name gets the 404 page that lists them too.

@@ -29,6 +29,7 @@ from app.models.real_bert import (
 )
 from app.offload import Batches, batches_of, kept
 from app.schemas import RealAttentionResponse, RealModelStatus
+from app.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
 
@@ -83,6 +84,7 @@ def layers_query(
         503: refusal_doc("the optional model is not installed: the detail says how to install it"),
     },
 )
+@stored_for_a_day
 async def real_attention(
     settings: SettingsDep,
     cache: CacheDep,

@@ -19,6 +19,7 @@ from app.models.translator import (
 )
 from app.offload import Batches, batches_of, computed, kept
 from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
+from app.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
 FRENCH_SPACE_BEFORE = {"!": " !", "?": " ?", ".": "."}  # French sets ! and ? off by a space
@@ -167,6 +168,7 @@ def translate_response(result: Translation, model: TranslatorModel, text: str) -
 
 
 @router.get("/about")
+@stored_for_a_day
 async def about(model: TranslatorDep) -> TranslatorAbout:
     """How the translator was built and trained, and how it does on held-out pairs (for the page's note)."""
     return TranslatorAbout(**{**model.record, "vocabulary": model.translator.words})

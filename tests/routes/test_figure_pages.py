@@ -27,7 +27,7 @@ def test_every_partial_is_a_figure_name() -> None:
     assert partials == registered
 
 
-STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"]+)">')
+STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"?]+)\?v=[0-9a-f]{12}">')
 
 
 def test_the_article_links_the_base_stylesheet_then_each_figures_own(client: TestClient) -> None:

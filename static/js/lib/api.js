@@ -38,6 +38,16 @@ export function requestKey(request) {
   return `POST ${request.url} ${JSON.stringify(request.body)}`;
 }
 
+// The version of the server's answers (templates/base.html): sent with every GET of the API as `v`, so that an
+// answer the browser keeps for a day (app/stored_answers.py) is never one from before the server changed.
+const ANSWERS_VERSION = globalThis.document?.querySelector('meta[name="answers-version"]')?.content ?? "";
+
+/** `url` as sent: a GET of the API carries the answers' version. */
+export function versioned(url) {
+  if (!ANSWERS_VERSION || !url.startsWith("/api/")) return url;
+  return `${url}${url.includes("?") ? "&" : "?"}v=${encodeURIComponent(ANSWERS_VERSION)}`;
+}
+
 /** The `fetch` init for `request`. */
 function fetchInit(request, signal) {
   const headers = { Accept: "application/json" };
@@ -49,7 +59,7 @@ function fetchInit(request, signal) {
 
 /** Send `request` once: its parsed JSON answer, or a FetchError with the reader-facing text. */
 export async function send(request, { signal } = {}) {
-  const url = typeof request === "string" ? request : request.url;
+  const url = typeof request === "string" ? versioned(request) : request.url;
   let response;
   try {
     response = await fetch(url, fetchInit(request, signal));
