@@ -1,6 +1,8 @@
-"""The Dockerfile, checked without a Docker engine: a slim base, what it copies exists and is what the wheel
-needs, the README's serve command installed (not editable) and run, no test or training extras, a user that
-is not root, and a health check that works on slim (which has no curl)."""
+"""The Dockerfile, checked without a Docker engine. Its app image (the last stage, what `docker build .` and
+compose.yaml's app service build): a slim base, what it copies exists and is what the wheel needs, the
+README's serve command installed (not editable) and run, no test or training extras, a user that is not
+root, and a health check that works on slim (which has no curl). Its proxy image: nginx with the static
+files that tools/static.py writes from the app's installed package."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 import re
 import shlex
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -30,8 +33,73 @@ def instructions() -> list[tuple[str, str]]:
     return found
 
 
-def only(keyword: str) -> list[str]:
-    return [rest for k, rest in instructions() if k == keyword]
+@dataclass(frozen=True)
+class Stage:
+    """One FROM of the Dockerfile: its name (AS ...), what it starts from, and its instructions after FROM."""
+
+    name: str
+    base: str
+    instructions: list[tuple[str, str]]
+
+
+def dockerfile_stages() -> dict[str, Stage]:
+    """The Dockerfile's stages by name, in order."""
+    stages: dict[str, Stage] = {}
+    for keyword, rest in instructions():
+        if keyword == "FROM":
+            base, _, name = rest.partition(" AS ")
+            assert name and name not in stages, rest  # every stage is named, once
+            stages[name] = Stage(name, base, [])
+        else:
+            assert stages, "an instruction before the first FROM"
+            list(stages.values())[-1].instructions.append((keyword, rest))
+    return stages
+
+
+def chain(target: str) -> list[Stage]:
+    """The stages an image is built from, the first one's base an image of Docker Hub's, ``target`` last."""
+    stages = dockerfile_stages()
+    found = [stages[target]]
+    while found[0].base in stages:
+        found.insert(0, stages[found[0].base])
+    return found
+
+
+def image_instructions(target: str = "app") -> list[tuple[str, str]]:
+    """Every instruction that builds the image of stage ``target``, its parent stages' first."""
+    return [instruction for stage in chain(target) for instruction in stage.instructions]
+
+
+def only(keyword: str, target: str = "app") -> list[str]:
+    """The arguments of ``keyword`` in the image of ``target`` (by default the app's)."""
+    return [rest for k, rest in image_instructions(target) if k == keyword]
+
+
+def copies(stage: Stage) -> list[tuple[str | None, list[str], str]]:
+    """A stage's COPY instructions: the stage copied from (None: the build context), sources, destination."""
+    found = []
+    for keyword, rest in stage.instructions:
+        if keyword == "COPY":
+            words = rest.split()
+            source = next((w.removeprefix("--from=") for w in words if w.startswith("--from=")), None)
+            *sources, destination = [w for w in words if not w.startswith("--")]
+            found.append((source, sources, destination))
+    return found
+
+
+def static_files_written() -> str:
+    """The folder into which the `static` stage runs `python -m tools.static`."""
+    (run,) = [rest for k, rest in dockerfile_stages()["static"].instructions if k == "RUN"]
+    words = shlex.split(run)
+    assert words[:3] == ["python", "-m", "tools.static"] and len(words) == 4, run
+    return words[3]
+
+
+def proxy_static_folder() -> str:
+    """Where the proxy image holds the static files (compose.yaml's EXPLORABLE_STATIC)."""
+    (copied,) = copies(dockerfile_stages()["proxy"])
+    assert copied[:2] == ("static", [static_files_written()]), copied
+    return copied[2]
 
 
 def exec_form(arguments: str) -> list[str]:
@@ -57,12 +125,17 @@ def pip_installs(commands: list[list[str]]) -> list[list[str]]:
     return found
 
 
-def run_commands() -> list[list[str]]:
-    return [shlex.split(part) for run in only("RUN") for part in run.split("&&")]
+def run_commands(target: str = "app") -> list[list[str]]:
+    return [shlex.split(part) for run in only("RUN", target) for part in run.split("&&")]
 
 
-def test_the_base_is_one_slim_python_image_matching_the_projects_python() -> None:
-    (base,) = only("FROM")
+def test_the_app_is_the_last_stage_so_a_plain_build_gives_it() -> None:
+    """The README's `docker build .` builds the last stage; compose.yaml asks for the app by name."""
+    assert list(dockerfile_stages())[-1] == "app"
+
+
+def test_the_app_image_is_a_slim_python_image_matching_the_projects_python() -> None:
+    base = chain("app")[0].base
     image, _, tag = base.partition(":")
     assert image == "python" and tag.endswith("-slim"), base
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
@@ -70,16 +143,42 @@ def test_the_base_is_one_slim_python_image_matching_the_projects_python() -> Non
 
 
 def test_every_copied_path_exists_and_the_wheel_has_what_it_needs() -> None:
-    copied = set()
-    for arguments in only("COPY"):
-        *sources, _destination = arguments.split()
-        for source in sources:
-            assert (ROOT / source).exists(), source
-            copied.add(source)
+    stages = dockerfile_stages()
+    for stage in stages.values():
+        for source, sources, _destination in copies(stage):
+            assert source is None or source in list(stages)[: list(stages).index(stage.name)], source
+            for path in sources if source is None else []:
+                assert (ROOT / path).exists(), path
+    copied = {
+        path
+        for stage in chain("app")
+        for source, paths, _ in copies(stage)
+        if source is None
+        for path in paths
+    }
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     wheel = project["tool"]["hatch"]["build"]["targets"]["wheel"]
     needed = {"pyproject.toml", project["project"]["readme"], *wheel["packages"], *wheel["force-include"]}
     assert needed <= copied, needed - copied
+    assert "tools" not in copied  # tools/ is for the static stage only
+
+
+def test_the_static_files_are_written_by_the_apps_installed_package() -> None:
+    """The static stage starts from the stage that installs the package the app runs, so the files it writes
+    carry the versions the app's pages name; it adds tools/ and nothing of the app's own."""
+    static, app = chain("static"), chain("app")
+    assert [stage.name for stage in static[:-1]] == [stage.name for stage in app[:-1]]
+    assert pip_installs(run_commands("static")) == pip_installs(run_commands("app"))
+    assert [(source, paths) for source, paths, _ in copies(static[-1])] == [(None, ["tools"])]
+    assert static_files_written().startswith("/")
+
+
+def test_the_proxy_image_is_nginx_with_the_static_files_and_nothing_else() -> None:
+    (proxy,) = chain("proxy")  # no stage of ours beneath it: the nginx image as compose ran it before
+    image, _, tag = proxy.base.partition(":")
+    assert image == "nginx" and re.fullmatch(r"\d+\.\d+(\.\d+)?", tag), proxy.base
+    assert [keyword for keyword, _ in proxy.instructions] == ["COPY"]
+    assert proxy_static_folder().startswith("/")
 
 
 def test_the_build_context_leaves_tests_training_and_history_out() -> None:
@@ -110,7 +209,7 @@ def test_the_command_is_the_readmes_serve_command_listening_on_every_interface()
 
 
 def test_it_serves_as_a_user_that_is_not_root() -> None:
-    keywords = [k for k, _ in instructions()]
+    keywords = [k for k, _ in image_instructions()]
     users = only("USER")
     assert users, "no USER: the server would run as root"
     assert users[-1].split(":")[0] not in ("root", "0")

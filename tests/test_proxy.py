@@ -3,10 +3,12 @@ nginx/explorable.conf.template (requests), and compose.yaml.
 
 Checked without Docker (the files compose mounts exist, the templates' placeholders are what compose sets,
 their limits are the app's), then run: Debian's nginx with both templates, filled in as the nginx image fills
-them in, in front of the real app on loopback. Through it, pages and the API answer with the app's headers,
-while the proxy itself refuses, in the app's JSON, a body or a head too large and a client with too many
-requests at once, cuts off a client trickling its headers, and closes connections past its limits per
-address and in all as they open, so that many trickling heads from one address leave room for others.
+them in, in front of the real app on loopback, with the static files tools/static.py writes. Through it,
+pages and the API answer with the app's headers and the static files come from nginx alone, as the app
+would serve them, while the proxy itself refuses, in the app's JSON, a body or a head too large and a
+client with too many requests at once, cuts off a client trickling its headers, and closes connections past
+its limits per address and in all as they open, so that many trickling heads from one address leave room
+for others. tests/test_failover.py runs two app processes behind it and kills one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,9 +45,11 @@ from app.server import (
     TIMEOUT_HEADER,
     TIMEOUT_KEEP_ALIVE,
 )
+from app.static_files import IMMUTABLE, REVALIDATE, get_static_site
 from tests.optional import missing
 from tests.serving import Served, free_port, healthy, served, stop
-from tests.test_container import only
+from tests.test_container import dockerfile_stages, only, proxy_static_folder
+from tools.static import write
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "nginx" / "explorable.conf.template"
@@ -122,10 +126,13 @@ def seconds(value: str) -> float:
 
 
 def test_compose_mounts_every_template_and_builds_the_dockerfile() -> None:
-    """Each file of nginx/ is mounted where the image's start-up script fills it in: *.template inside
-    http {}, *.stream-template inside stream {}."""
+    """Each service builds its stage of the Dockerfile, and each file of nginx/ is mounted where the image's
+    start-up script fills it in: *.template inside http {}, *.stream-template inside stream {}."""
     services = compose()["services"]
-    assert services["app"]["build"] == "." and (ROOT / "Dockerfile").is_file()
+    stages = dockerfile_stages()
+    for name in ("app", "proxy"):
+        assert services[name]["build"] == {"context": ".", "target": name} and name in stages
+        assert "image" not in services[name]
     mounts = [volume.split(":") for service in services.values() for volume in service.get("volumes", [])]
     assert sorted(ROOT / host for host, *_ in mounts) == sorted((ROOT / "nginx").iterdir())
     assert {Path(host).suffix for host, *_ in mounts} == {".template", ".stream-template"}
@@ -145,7 +152,15 @@ def test_the_templates_placeholders_are_exactly_what_compose_sets() -> None:
         assert all(name.islower() for name in named if name not in braced), named
         assert "${" not in fill(template, environment)
         placeholders |= braced
-    assert placeholders == set(environment) == {"EXPLORABLE_UPSTREAM", "EXPLORABLE_HTTP", "NGINX_PORT"}
+    assert (
+        placeholders
+        == set(environment)
+        == {"EXPLORABLE_UPSTREAM", "EXPLORABLE_HTTP", "EXPLORABLE_STATIC", "NGINX_PORT"}
+    )
+    # The static files are where the Dockerfile's proxy stage put them, and nginx serves /static/ from them.
+    assert environment["EXPLORABLE_STATIC"] == proxy_static_folder()
+    static = re.search(r"location /static/ \{(.*?)\n    \}", TEMPLATE.read_text(), flags=re.S)
+    assert static is not None and directive("alias", static.group(1)) == ["${EXPLORABLE_STATIC}/"]
     # The stream server listens for readers and hands them to the http server, which listens on loopback
     # only and takes the reader's address from the stream server's PROXY protocol line.
     stream, http = STREAM_TEMPLATE.read_text(), TEMPLATE.read_text()
@@ -166,8 +181,8 @@ def test_compose_runs_the_app_unpublished_on_the_dockerfiles_port_behind_the_pro
     assert proxy["environment"]["EXPLORABLE_UPSTREAM"] == f"app:{exposed}"
     assert proxy["ports"] == [f"8080:{proxy['environment']['NGINX_PORT']}"]
     assert proxy["depends_on"] == {"app": {"condition": "service_healthy"}} and only("HEALTHCHECK")
-    image, _, tag = proxy["image"].partition(":")
-    assert image == "nginx" and re.fullmatch(r"\d+\.\d+(\.\d+)?", tag), proxy["image"]
+    # More than one app process, each its own address behind the service's one name.
+    assert app["deploy"]["replicas"] >= 2
 
 
 def test_behind_the_proxy_the_app_runs_the_dockerfiles_command_with_no_cap_per_address() -> None:
@@ -211,6 +226,24 @@ def test_the_proxys_limits_are_the_apps() -> None:
     assert in_all.split()[0] == "explorable_all" and int(in_all.split()[1]) + int(idle) <= LIMIT_CONCURRENCY
     # an upload is streamed to the app, which bounds its pace, rather than held on nginx's disk
     assert directive("proxy_request_buffering", upload.group(1)) == ["off"]
+
+
+def test_a_request_one_app_process_failed_goes_to_another_once() -> None:
+    """A dead process is left out after one failure; a request it failed is tried at one other, POSTs too,
+    and only within a bound that leaves no retry to a request that waited out its read timeout. The app's
+    own 503s (a model whose weights are missing) are answers, not failures: retried, they would take every
+    process out of turn."""
+    template = TEMPLATE.read_text()
+    upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
+    assert upstream is not None
+    assert directive("server", upstream.group(1)) == ["${EXPLORABLE_UPSTREAM} max_fails=1 fail_timeout=10s"]
+    (retried,) = directive("proxy_next_upstream", template)
+    assert retried.split() == ["error", "timeout", "non_idempotent"]
+    assert directive("proxy_next_upstream_tries", template) == ["2"]
+    (bound,) = directive("proxy_next_upstream_timeout", template)
+    (connect,) = directive("proxy_connect_timeout", template)
+    (read,) = directive("proxy_read_timeout", template)
+    assert seconds(connect) < seconds(bound) < seconds(read)
 
 
 def stream_limits() -> tuple[int, int]:
@@ -279,19 +312,30 @@ class Proxy:
 
 
 @contextmanager
-def nginx_in_front_of(upstream: str, tmp: Path) -> Iterator[tuple[str, int, Path]]:
-    """Debian's nginx with the shipped configuration in front of ``upstream`` (host:port), until the block
-    ends: its URL, port and error log."""
+def nginx_in_front_of(upstream: str | Sequence[str], tmp: Path) -> Iterator[tuple[str, int, Path]]:
+    """Debian's nginx with the shipped configuration in front of ``upstream`` (host:port, or several: one app
+    process each), until the block ends: its URL, port and error log. The static files it serves are written
+    to ``tmp``/static by tools/static.py, from the tree the app serves."""
     for needed, install in ((NGINX, "nginx"), (STREAM_MODULE, "libnginx-mod-stream")):
         if not needed.is_file():
             missing(f"the proxy tests need Debian's nginx and its stream module (apt-get install {install})")
+    upstreams = [upstream] if isinstance(upstream, str) else list(upstream)
+    write(get_static_site(), tmp / "static")
     port = free_port()
     environment = {
-        "EXPLORABLE_UPSTREAM": upstream,
+        "EXPLORABLE_UPSTREAM": upstreams[0],
         "EXPLORABLE_HTTP": f"127.0.0.1:{free_port()}",
+        "EXPLORABLE_STATIC": str(tmp / "static"),
         "NGINX_PORT": f"127.0.0.1:{port}",
     }
-    (tmp / "explorable.conf").write_text(fill(TEMPLATE.read_text(), environment))
+    http = fill(TEMPLATE.read_text(), environment)
+    # Docker's DNS answers compose's service name with one address per replica, and nginx makes each a server
+    # with the line's parameters: the same as one line per address, which is what is written here.
+    line = re.search(rf"^(\s*)server {re.escape(upstreams[0])}( [^;]*)?;$", http, flags=re.M)
+    assert line is not None
+    servers = [f"{line[1]}server {address}{line[2] or ''};" for address in upstreams]
+    http = http.replace(line[0], "\n".join(servers))
+    (tmp / "explorable.conf").write_text(http)
     (tmp / "explorable.stream.conf").write_text(fill(STREAM_TEMPLATE.read_text(), environment))
     main = MAIN_CONFIG.format(tmp=tmp, module=STREAM_MODULE, connections=WORKER_CONNECTIONS)
     (tmp / "nginx.conf").write_text(main)
@@ -369,6 +413,68 @@ def test_pages_and_the_api_pass_through_with_the_apps_headers(proxy: Proxy) -> N
         api = client.get("/api/attention", params={"sentence": "the river bank was steep"})
         assert api.status_code == 200 and api.json()["tokens"] == ["the", "river", "bank", "was", "steep"]
         assert_from_the_app(api)
+
+
+def raw_get(client: httpx.Client, address: str, **headers: str) -> tuple[httpx.Response, bytes]:
+    """An answer and its body as sent, not decoded (httpx would gunzip it)."""
+    with client.stream("GET", address, headers=headers) as response:
+        return response, b"".join(response.iter_raw())
+
+
+def test_nginx_serves_the_static_files_itself_as_the_app_would(proxy: Proxy) -> None:
+    """The page's versioned addresses come from nginx's copy of the files (tools/static.py's), with the app's
+    bytes, media type and year-long Cache-Control, gzipped when asked, and the app never sees them; every
+    other file too, revalidated when asked for without a version. A missing file, a folder, a .gz copy and a
+    POST get the app's JSON answers."""
+    site = get_static_site()
+    before = proxy.app.log()
+    with httpx.Client(base_url=proxy.url, timeout=30) as client:
+        page = client.get("/")
+        addresses = re.findall(r'(?:src|href)="(/static/[^"?]+\?v=[0-9a-f]{12})"', page.text)
+        assert any(a.startswith("/static/js/main.js?v=") for a in addresses), addresses
+        assert any(a.startswith("/static/css/main.css?v=") for a in addresses), addresses
+        for address in addresses:
+            asset = site.assets[address.removeprefix("/static/").partition("?")[0]]
+            plain, body = raw_get(client, address, **{"accept-encoding": "identity"})
+            assert plain.status_code == 200 and body == asset.body, address
+            assert plain.headers["content-type"] == asset.media_type
+            assert plain.headers["cache-control"] == IMMUTABLE
+            assert plain.headers["x-content-type-options"] == "nosniff"
+            assert "content-encoding" not in plain.headers
+            assert "content-security-policy" not in plain.headers  # the app adds it to all it answers
+            if asset.gzipped is None:
+                continue
+            assert plain.headers["vary"] == "Accept-Encoding"
+            zipped, body = raw_get(client, address, **{"accept-encoding": "gzip"})
+            assert zipped.headers["content-encoding"] == "gzip" and body == asset.gzipped, address
+            assert (
+                zipped.headers["cache-control"] == IMMUTABLE and zipped.headers["vary"] == "Accept-Encoding"
+            )
+            again = client.get(address, headers={"if-none-match": zipped.headers["etag"]})
+            assert again.status_code == 304 and again.headers["cache-control"] == IMMUTABLE
+        for path, asset in site.assets.items():
+            unversioned = client.get(f"/static/{path}")
+            assert unversioned.status_code == 200 and unversioned.content == asset.body, path
+            assert unversioned.headers["content-type"] == asset.media_type, path
+            assert unversioned.headers["cache-control"] == REVALIDATE, path
+        for missing_file in ("/static/js/nope.js?v=0123456789ab", "/static/js/", "/static/js/main.js.gz"):
+            answer = client.get(missing_file)
+            assert answer.status_code == 404 and answer.json() == {"detail": "Not Found"}, missing_file
+            assert answer.headers["content-type"] == "application/json"
+            assert "cache-control" not in answer.headers
+        for method in ("POST", "DELETE"):
+            answer = client.request(method, addresses[0])
+            assert answer.status_code == 405 and answer.json() == {"detail": "Method Not Allowed"}
+            assert (
+                answer.headers["allow"] == "GET, HEAD"
+                and answer.headers["content-type"] == "application/json"
+            )
+    assert "/static/" not in proxy.app.log().removeprefix(before)
+    # The app would have logged them: it logs the files it serves itself.
+    with httpx.Client(base_url=proxy.app.url, timeout=30) as client:
+        direct, body = raw_get(client, addresses[0], **{"accept-encoding": "identity"})
+    assert direct.status_code == 200 and body == site.assets[addresses[0][8:].partition("?")[0]].body
+    assert f'"GET {addresses[0]} HTTP/1.1" 200' in proxy.app.log()
 
 
 def test_a_json_body_over_256_kb_is_refused_by_the_proxy(proxy: Proxy) -> None:
