@@ -9,9 +9,13 @@ from the first, it may use). For each, the bench counts the requests that reache
 record, through the DevTools protocol: a file served from the browser's memory or disk cache does not count;
 a revalidation answered 304 does) and the server's CPU seconds (Linux /proc) from the page's first request
 until the network is quiet again. Visits are repeated ``--visits`` times (each first visit in a new browser)
-and the median counts. A visit the bench does not count comes first: the server loads its models and
-fills its answer cache then, once, as it does for its first reader. Every visit keeps each figure's default
-sentence, so later readers' answers come from that cache, as the default view's do.
+and the median counts. One more visit comes first, to a cold server: the server loads its models and fills
+its caches then, once, as it does for its first reader; it is reported apart. Every visit keeps each
+figure's default sentence, so later readers' answers come from those caches, as the default view's do.
+
+A visit takes seconds of wall time (Chromium draws each figure as it scrolls by), and an idle uvicorn
+worker spends a few milliseconds of CPU a second on its own clock; the bench measures that idle rate in the
+same run and reports each visit's CPU above it (the page view's own cost) beside its CPU in all.
 
 The baseline, in the same run on the same server: ``--healthz`` plain GET /healthz requests on one kept-alive
 connection, whose CPU per request sets the scale. The bench prints, for each kind of visit, the requests,
@@ -35,8 +39,8 @@ from bench.common import cpu_seconds  # noqa: E402
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.serving import served  # noqa: E402
 
-QUIET_MS = 1500  # the network counts as quiet after this long without a request
-SCROLL_STEP = 700  # pixels per scroll, so that each lazy figure comes into view and asks for its answers
+QUIET_MS = 1000  # the network counts as quiet after this long without a request
+SCROLL_STEP = 900  # a screen (the viewport is 900 px tall): every lazy figure comes within a screen and asks
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Visit:
     static: int
     api: int
     cpu_ms: float
+    seconds: float  # from the first request until the network was quiet again
 
 
 def visit(context, url: str, pid: int) -> Visit:  # type: ignore[no-untyped-def]
@@ -71,15 +76,17 @@ def visit(context, url: str, pid: int) -> Visit:  # type: ignore[no-untyped-def]
     cdp.on("Network.requestServedFromCache", lambda event: cached.add(event["requestId"]))
     cdp.on("Network.requestWillBeSent", lambda event: last.__setitem__(0, time.monotonic()))
     before = cpu_seconds(pid)
+    started = time.monotonic()
     page.goto(f"{url}/", wait_until="load")
     height = page.evaluate("document.documentElement.scrollHeight")
     for y in range(0, height + SCROLL_STEP, SCROLL_STEP):
         page.evaluate(f"window.scrollTo(0, {y})")
-        page.wait_for_timeout(120)
+        page.wait_for_timeout(60)
         height = page.evaluate("document.documentElement.scrollHeight")
     while time.monotonic() - last[0] < QUIET_MS / 1000:
         page.wait_for_timeout(200)
     cost = cpu_seconds(pid) - before
+    seconds = time.monotonic() - started
     page.close()
     reached = [u for rid, u in sent.items() if rid not in cached]
     paths = [urlsplit(u).path for u in reached]
@@ -88,6 +95,7 @@ def visit(context, url: str, pid: int) -> Visit:  # type: ignore[no-untyped-def]
         static=sum(p.startswith("/static/") for p in paths),
         api=sum(p.startswith("/api/") for p in paths),
         cpu_ms=1000 * cost,
+        seconds=seconds,
     )
 
 
@@ -107,19 +115,27 @@ def healthz_cpu_ms(url: str, pid: int, count: int) -> float:
     return 1000 * cost / count
 
 
+def idle_ms_per_second(pid: int, seconds: float) -> float:
+    """CPU milliseconds a second the server spends with no request at all (uvicorn's ten ticks a second)."""
+    before = cpu_seconds(pid)
+    time.sleep(seconds)
+    return 1000 * (cpu_seconds(pid) - before) / seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--visits", type=int, default=3)
     parser.add_argument("--healthz", type=int, default=2000)
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of the idle server to measure")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with served() as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         warm = browser.new_context(viewport={"width": 1280, "height": 900})
-        visit(warm, server.url, server.pid)  # the server loads its models and fills its caches: not counted
+        cold = visit(warm, server.url, server.pid)  # the server loads its models and fills its caches
         warm.close()
         first: list[Visit] = []
         repeat: list[Visit] = []
@@ -130,17 +146,22 @@ def main() -> None:
             context.close()
         browser.close()
         health = healthz_cpu_ms(server.url, server.pid, args.healthz)
+        idle = idle_ms_per_second(server.pid, args.idle)
 
     print(f"/healthz: {health:.3f} ms of server CPU a request ({1000 / health:,.0f} a second per core)")
-    for name, visits in (("first visit", first), ("repeat visit", repeat)):
-        cpu = statistics.median(v.cpu_ms for v in visits)
+    print(f"idle: {idle:.1f} ms of server CPU a second with no request")
+    kinds = (("first visit, cold server", [cold]), ("first visit", first), ("repeat visit", repeat))
+    for name, visits in kinds:
+        total = statistics.median(v.cpu_ms for v in visits)
+        cpu = statistics.median(v.cpu_ms - idle * v.seconds for v in visits)
         requests = statistics.median(v.requests for v in visits)
         static = statistics.median(v.static for v in visits)
         api = statistics.median(v.api for v in visits)
+        seconds = statistics.median(v.seconds for v in visits)
         print(
             f"{name}: {requests:.0f} requests to the app ({static:.0f} static files, {api:.0f} API calls), "
-            f"{cpu:.0f} ms of server CPU, {1000 / cpu:.1f} page views a second per core, "
-            f"{cpu / health:,.0f} × a /healthz request"
+            f"{cpu:.0f} ms of server CPU above idle ({total:.0f} ms in all over {seconds:.1f} s), "
+            f"{1000 / cpu:.1f} page views a second per core, {cpu / health:,.0f} × a /healthz request"
         )
 
 
