@@ -35,7 +35,7 @@ import posixpath
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -261,23 +261,40 @@ async def serve(site: StaticSite, scope: Scope, send: Send) -> None:
     if asset is None:
         await _json(send, 404, "Not Found", [])
         return
-    request = Headers(scope=scope)
-    zipped = asset.gzipped is not None and accepts_gzip(request)
-    etag = asset.etag[:-1] + '-gzip"' if zipped else asset.etag
     cache_control = IMMUTABLE if _query_version(scope) == asset.version else REVALIDATE
-    headers = [(b"etag", etag.encode()), (b"cache-control", cache_control.encode())]
-    if asset.gzipped is not None:
-        headers.append((b"vary", b"Accept-Encoding"))
-    if matches(request.get("if-none-match"), etag):
-        await send({"type": "http.response.start", "status": 304, "headers": headers})
+    content_type = [(b"content-type", asset.media_type.encode())]
+    await send_kept(scope, send, asset.body, asset.gzipped, asset.etag, cache_control.encode(), content_type)
+
+
+async def send_kept(
+    scope: Scope,
+    send: Send,
+    body: bytes,
+    gzipped: bytes | None,
+    etag: str,
+    cache_control: bytes,
+    headers: Iterable[tuple[bytes, bytes]],
+) -> None:
+    """Send bytes kept in memory: gzipped when there are gzipped bytes and the request takes gzip (an ETag
+    of their own, ending ``-gzip"``), or a 304 when the request's If-None-Match already names them.
+    ``headers`` are the answer's others (its content type and the like). A static file and a stored answer
+    (app/stored_answers.py) are both sent this way."""
+    request = Headers(scope=scope)
+    zipped = gzipped is not None and accepts_gzip(request)
+    tag = etag[:-1] + '-gzip"' if zipped else etag
+    head = [(b"etag", tag.encode()), (b"cache-control", cache_control)]
+    if gzipped is not None:
+        head.append((b"vary", b"Accept-Encoding"))
+    if matches(request.get("if-none-match"), tag):
+        await send({"type": "http.response.start", "status": 304, "headers": head})
         await send({"type": "http.response.body", "body": b""})
         return
-    body = asset.gzipped if zipped and asset.gzipped is not None else asset.body
-    headers += [(b"content-type", asset.media_type.encode()), (b"content-length", str(len(body)).encode())]
+    sent = gzipped if zipped and gzipped is not None else body
+    head += [*headers, (b"content-length", str(len(sent)).encode())]
     if zipped:
-        headers.append((b"content-encoding", b"gzip"))
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+        head.append((b"content-encoding", b"gzip"))
+    await send({"type": "http.response.start", "status": 200, "headers": head})
+    await send({"type": "http.response.body", "body": sent})
 
 
 def matches(if_none_match: str | None, etag: str) -> bool:

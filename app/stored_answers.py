@@ -31,7 +31,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.cache import ResponseCache
-from app.static_files import MIN_GZIP_BYTES, accepts_gzip, compressed, matches
+from app.static_files import MIN_GZIP_BYTES, compressed, send_kept
 
 ANSWER_MAX_AGE = 86_400  # a day
 ANSWER_BYTES = 8 * 1024 * 1024  # the store's bound, plain and gzipped bytes together, per worker
@@ -79,22 +79,7 @@ class Stored:
 
     async def answer(self, scope: Scope, send: Send) -> None:
         """Send this answer (gzipped when the request takes it), or a 304 when the request holds it."""
-        request = Headers(scope=scope)
-        zipped = self.gzipped is not None and accepts_gzip(request)
-        etag = self.etag[:-1] + '-gzip"' if zipped else self.etag
-        headers = [(b"etag", etag.encode()), (b"cache-control", self.cache_control)]
-        if self.gzipped is not None:
-            headers.append((b"vary", b"Accept-Encoding"))
-        if matches(request.get("if-none-match"), etag):
-            await send({"type": "http.response.start", "status": 304, "headers": headers})
-            await send({"type": "http.response.body", "body": b""})
-            return
-        body = self.gzipped if zipped and self.gzipped is not None else self.body
-        headers += [*self.headers, (b"content-length", str(len(body)).encode())]
-        if zipped:
-            headers.append((b"content-encoding", b"gzip"))
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await send_kept(scope, send, self.body, self.gzipped, self.etag, self.cache_control, self.headers)
 
 
 class StoredAnswers:
