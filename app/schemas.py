@@ -209,6 +209,13 @@ class LanguageModelAttentionResponse(BaseModel):
     )
 
 
+class LanguageModelAttentionMasksResponse(BaseModel):
+    model: LanguageModelName = Field(description="which of the models: the mask it was trained with")
+    answers: dict[LanguageModelMask, LanguageModelAttentionResponse] = Field(
+        description="for every mask a pass may apply, what /api/lm/attention answers under it"
+    )
+
+
 class PaddedBatchPanel(BaseModel):
     """One sequence of a left-padded batch under the padding and causal masks, both −∞."""
 

@@ -9,7 +9,7 @@ import numpy as np
 from fastapi import APIRouter, Query, Response
 
 from app.answers import answer, json_bytes
-from app.core.attention import ZOO_MODES
+from app.core.attention import ATTENTION_MODES, ZOO_MODES
 from app.core.diagnostics import diagnose, future_share
 from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
 from app.deps import Sentence, TinyLMsDep, sentence_query
@@ -36,6 +36,7 @@ from app.schemas import (
     DiagnoseResponse,
     GenerateRequest,
     GenerateResponse,
+    LanguageModelAttentionMasksResponse,
     LanguageModelAttentionResponse,
     LanguageModelMask,
     LanguageModelMaskZooResponse,
@@ -137,6 +138,32 @@ async def attention(
     share) are null, `nan_rows` lists the rows, and `future_leak` and `row_future_shares` are means over the
     rows that have weights (null when none has)."""
     return answer(await computed(lambda: lm_attention(models, sentence, model, mask)))
+
+
+@router.get(
+    "/attention/masks",
+    response_model=LanguageModelAttentionMasksResponse,
+    responses=MODEL_REFUSALS,
+)
+@stored_for_a_day
+async def attention_masks(
+    models: TinyLMsDep,
+    sentence: DecoderSentence,
+    model: ModelChoice = "neg_inf",
+) -> Response:
+    """One model's attention over a sentence under every mask at once: `answers` holds, for each mask, what
+    /api/lm/attention answers under it. The mask lab draws one mask and compares the future leak of all, so
+    it asks once per sentence rather than once per mask."""
+    return answer(await computed(lambda: lm_attention_masks(models, sentence, model)))
+
+
+def lm_attention_masks(models: TinyLMs, sentence: Sentence, model: LanguageModelName) -> bytes:
+    """The answer of /api/lm/attention/masks: each mask's /api/lm/attention answer, written once and joined
+    (each is a JSON object, so the whole is one)."""
+    answers = b",".join(
+        json_bytes(mask) + b":" + lm_attention(models, sentence, model, mask) for mask in ATTENTION_MODES
+    )
+    return b'{"model":' + json_bytes(model) + b',"answers":{' + answers + b"}}"
 
 
 def lm_attention(

@@ -260,8 +260,10 @@ def test_url_state_is_restored_and_kept_apart_from_figure_1(watched_page):
     first = figure.locator(MAP).first
     labels = pieces("her cat slept near the river")  # slept is read in pieces
     assert first.locator(".heatmap__label").all_text_contents()[::2] == labels
-    asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/lm/attention" in u]
-    assert any(q.get("mask") == ["zero"] and q.get("model") == ["neg_inf"] for q in asked)
+    asked = [parse_qs(urlsplit(u).query) for u in watch.api_requests if "/api/lm/attention/masks?" in u]
+    assert {"model": ["neg_inf"], "sentence": ["her cat slept near the river"]} in [
+        {k: v for k, v in q.items() if k != "v"} for q in asked
+    ]
     assert not [u for u in watch.api_requests if "/api/attention?" in u and "mask=zero" in u]
     leak = decoder(page, "zero", "her cat slept near the river")["future_leak"]
     assert float(meter(figure).get_attribute("aria-valuenow")) == pytest.approx(leak * 100, abs=0.01)

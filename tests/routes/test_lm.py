@@ -340,3 +340,21 @@ def test_a_models_attention_is_diagnosed_in_one_trip(
     assert {k: v for k, v in uploaded.items() if k != "weights"} == {
         k: v for k, v in body.items() if k != "weights"
     }
+
+
+def test_every_masks_attention_comes_in_one_answer_equal_to_each_masks_own(client: TestClient) -> None:
+    """/api/lm/attention/masks: the mask lab's one request per sentence holds, for every mask a pass may apply,
+    exactly what /api/lm/attention answers under that mask."""
+    from app.core.attention import ATTENTION_MODES
+
+    params = {"model": "neg_inf", "sentence": DECODER_SENTENCE}
+    response = client.get("/api/lm/attention/masks", params=params)
+    assert response.status_code == 200, response.text
+    batch = response.json()
+    assert batch["model"] == "neg_inf"
+    assert list(batch["answers"]) == list(ATTENTION_MODES)
+    for mask, answer in batch["answers"].items():
+        alone = client.get("/api/lm/attention", params={**params, "mask": mask}).json()
+        assert answer == alone, mask
+    refused = client.get("/api/lm/attention/masks", params={"sentence": "the 猫"})
+    assert refused.status_code == 422

@@ -6,7 +6,8 @@
 // the zoo's two bugs that are not a mask mode: a padded batch's NaN rows, and finite mask values in low
 // precision, fetched once the fold is opened.
 //
-// Data flows one way: state (from the URL) -> one fetch of /api/lm/attention -> draw. A change of mask keeps
+// Data flows one way: state (from the URL) -> one fetch of /api/lm/attention/masks (the decoder under every
+// mask, for the sentence) -> draw. A change of mask asks nothing new: it keeps
 // the heatmaps and only rewrites each cell's fill-opacity, so CSS animates the change. The maths is the
 // server's: the weights, the scores the mask acts on, the leak, each row's share of weight on later positions.
 
@@ -300,24 +301,21 @@ export class MaskLab extends Widget {
     this.el.code.textContent = MODE_CODE[this.state.mask];
   }
 
-  url(mask = this.state.mask) {
-    const params = new URLSearchParams({ model: MODEL, mask, sentence: this.state.sentence });
-    return `/api/lm/attention?${params}`;
+  /** The decoder's attention on the sentence under every mask, in one answer: a switch of mask draws at once,
+   * and the comparison line has every mask's leak. */
+  url() {
+    const params = new URLSearchParams({ model: MODEL, sentence: this.state.sentence });
+    return `/api/lm/attention/masks?${params}`;
   }
 
   // ---- data --------------------------------------------------------------------------------------------
 
-  /** Ask for the answer to the current state (at once when it was seen before) and draw it. */
+  /** Ask for the answers to the current sentence (at once when they were seen before) and draw the mask's. */
   fetch() {
-    this.load(this.url(), (data) => this.show(data));
-  }
-
-  show(data) {
-    this.draw(data, false);
-    // The other masks of this view, so a switch animates at once instead of waiting on the network.
-    for (const mode of MODES) {
-      if (mode !== this.state.mask) this.api.get(this.url(mode)).then(() => this.showCompare(), () => {});
-    }
+    this.load(this.url(), (all) => {
+      this.data = all.answers[this.state.mask]; // what a redraw draws again
+      this.draw(this.data, false);
+    });
   }
 
   // ---- drawing -----------------------------------------------------------------------------------------
@@ -597,17 +595,14 @@ export class MaskLab extends Widget {
     this.el.precisionExplain.textContent = precisionSummary(zoo.precision, zoo.future_score);
   }
 
-  /** One line comparing the masks on this sentence, once every answer is here. */
+  /** One line comparing the masks on this sentence, from the answers drawn. */
   showCompare() {
-    const parts = [];
-    for (const mode of MODES) {
-      const answer = this.api.cached(this.url(mode));
-      if (!answer) {
-        this.el.compare.textContent = "";
-        return;
-      }
-      parts.push(`${MODE_LABEL[mode]} ${pct(answer.future_leak)}`);
+    const answers = this.api.cached(this.url())?.answers;
+    if (!answers) {
+      this.el.compare.textContent = "";
+      return;
     }
+    const parts = MODES.map((mode) => `${MODE_LABEL[mode]} ${pct(answers[mode].future_leak)}`);
     this.el.compare.textContent = `Future leak on this sentence: ${parts.join(" · ")}.`;
   }
 }
