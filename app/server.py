@@ -118,6 +118,50 @@ class ClockedFlow(FlowControl):
         super().resume_reading()
 
 
+class CoalescedWrites:
+    """A connection's transport whose writes made in one turn of the event loop go out as one.
+
+    uvicorn writes an answer's head, its body and h11's end of message as three writes, and each write of an
+    empty buffer is a send of its own: an answer was at least two packets, two system calls, and a process
+    that died between them had sent a head without its body, which no proxy can pass on to another process.
+    Here the writes are joined and sent once the current turn ends (``call_soon``): a whole small answer is
+    one send, delayed by nothing but the rest of the turn. Closing or asking the buffer's size sends what is
+    pending first; aborting drops it. Everything else is the transport's own.
+    """
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self.loop = loop
+        self.pending: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self.pending:
+            self.loop.call_soon(self.flush)
+        self.pending.append(data)
+
+    def flush(self) -> None:
+        if self.pending:
+            data = b"".join(self.pending)
+            self.pending.clear()
+            if not self.transport.is_closing():
+                self.transport.write(data)
+
+    def get_write_buffer_size(self) -> int:
+        self.flush()
+        return self.transport.get_write_buffer_size()
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def abort(self) -> None:
+        self.pending.clear()
+        self.transport.abort()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 class LimitedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a deadline for the request head, a stall timeout for the body, and a cap
     on open connections.
@@ -179,6 +223,7 @@ class LimitedH11Protocol(H11Protocol):
             ADDRESSES[address] += 1
         super().connection_made(transport)
         self.flow = ClockedFlow(transport)
+        self.transport = CoalescedWrites(transport, self.loop)  # type: ignore[assignment]
         self.last_read = time.monotonic()
         self.header_timer = self.loop.call_later(self.timeout_header, self.head_timed_out)
 

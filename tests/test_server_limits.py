@@ -5,6 +5,7 @@ connect. One server with short timeouts and a small cap serves the whole module.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import http.client
 import json
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from app.__main__ import build_parser
-from app.server import APP, LimitedH11Protocol, ServerConfig
+from app.server import APP, CoalescedWrites, LimitedH11Protocol, ServerConfig
 from tests.serving import Served, healthy, served
 
 HEADER, BODY, KEEP_ALIVE = 1.0, 1.0, 3.0  # seconds, far below the defaults so that each test is quick
@@ -281,3 +282,58 @@ def test_file_descriptors_stay_bounded_under_hundreds_of_idle_connections(server
     assert len([line for line in new_lines if "Refused" in line]) <= 2  # hundreds refused, a line or two
     assert not any("Traceback" in line or line.startswith("ERROR") for line in new_lines), new_lines
     assert healthy(server.url)
+
+
+class RecordingTransport:
+    """What CoalescedWrites passes its writes to: a record of them."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.closed = self.aborted = False
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closed or self.aborted
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def get_extra_info(self, name: str) -> str:
+        return f"extra {name}"
+
+
+def test_an_answers_writes_leave_as_one_when_the_turn_ends() -> None:
+    """A head, a body and an end of message written in one turn are one write (a process that dies has
+    sent a whole answer or none of it); closing sends what is pending first, aborting drops it."""
+    loop = asyncio.new_event_loop()
+    try:
+        raw = RecordingTransport()
+        transport = CoalescedWrites(raw, loop)  # type: ignore[arg-type]
+        transport.write(b"HTTP/1.1 200 OK\r\n\r\n")
+        transport.write(b"body")
+        transport.write(b"")
+        assert raw.writes == []  # nothing yet: the turn has not ended
+        loop.run_until_complete(asyncio.sleep(0))
+        assert raw.writes == [b"HTTP/1.1 200 OK\r\n\r\nbody"]
+        transport.write(b"last")
+        transport.close()
+        assert raw.writes[-1] == b"last" and raw.closed
+        loop.run_until_complete(asyncio.sleep(0))
+        assert len(raw.writes) == 2  # the flush the write had asked for finds nothing left
+        other = RecordingTransport()
+        dropped = CoalescedWrites(other, loop)  # type: ignore[arg-type]
+        dropped.write(b"never")
+        dropped.abort()
+        loop.run_until_complete(asyncio.sleep(0))
+        assert other.writes == [] and other.aborted
+        assert dropped.get_extra_info("peername") == "extra peername"
+    finally:
+        loop.close()
