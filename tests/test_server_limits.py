@@ -11,6 +11,7 @@ import http.client
 import json
 import os
 import pickle
+import signal
 import socket
 import time
 from collections.abc import Iterator
@@ -18,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 
 from app.__main__ import build_parser
-from app.server import APP, CoalescedWrites, LimitedH11Protocol, ServerConfig
+from app.server import APP, CoalescedWrites, LimitedH11Protocol, QuietServer, ServerConfig
 from tests.serving import Served, healthy, served
 
 HEADER, BODY, KEEP_ALIVE = 1.0, 1.0, 3.0  # seconds, far below the defaults so that each test is quick
@@ -337,3 +339,34 @@ def test_an_answers_writes_leave_as_one_when_the_turn_ends() -> None:
         assert dropped.get_extra_info("peername") == "extra peername"
     finally:
         loop.close()
+
+
+def test_an_idle_server_wakes_once_a_second_and_at_once_to_stop() -> None:
+    """QuietServer's clock: ticks a second apart, each refreshing the Date header (uvicorn does so on every
+    tenth of its ticks), and a signal to stop ends the loop without waiting for the next tick."""
+
+    async def nothing(scope: dict, receive: object, send: object) -> None:
+        return None
+
+    server = QuietServer(uvicorn.Config(nothing))
+    ticks: list[tuple[float, int]] = []
+
+    async def on_tick(counter: int) -> bool:
+        ticks.append((time.monotonic(), counter))
+        return server.should_exit
+
+    server.on_tick = on_tick  # type: ignore[method-assign]
+
+    async def run() -> float:
+        loop = asyncio.get_running_loop()
+        loop.call_later(2.5, server.handle_exit, signal.SIGTERM, None)
+        started = time.monotonic()
+        await server.main_loop()
+        return time.monotonic() - started
+
+    took = asyncio.run(run())
+    assert 2.4 < took < 2.9  # stopped at the signal, not at the next tick (3 s)
+    counters = [counter for _, counter in ticks]
+    assert counters[:3] == [0, 10, 20] and all(counter % 10 == 0 for counter in counters)
+    gaps = [b - a for (a, _), (b, _) in zip(ticks[:2], ticks[1:3], strict=True)]
+    assert all(0.9 < gap < 1.3 for gap in gaps), gaps
