@@ -14,9 +14,10 @@ import pickle
 import signal
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import uvicorn
@@ -24,6 +25,8 @@ import uvicorn
 from app.__main__ import build_parser
 from app.server import APP, CoalescedWrites, LimitedH11Protocol, QuietServer, ServerConfig
 from tests.serving import Served, healthy, served
+
+T = TypeVar("T")
 
 HEADER, BODY, KEEP_ALIVE = 1.0, 1.0, 3.0  # seconds, far below the defaults so that each test is quick
 CAP = 20  # connections per worker
@@ -312,9 +315,20 @@ class RecordingTransport:
         return f"extra {name}"
 
 
+def in_a_thread_of_its_own(work: Callable[[], T]) -> T:
+    """``work()`` run in a new thread, whose event loops cannot meet one another test left running in this
+    thread (Playwright's sync API runs one)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(work).result()
+
+
 def test_an_answers_writes_leave_as_one_when_the_turn_ends() -> None:
     """A head, a body and an end of message written in one turn are one write (a process that dies has
     sent a whole answer or none of it); closing sends what is pending first, aborting drops it."""
+    in_a_thread_of_its_own(check_coalesced_writes)
+
+
+def check_coalesced_writes() -> None:
     loop = asyncio.new_event_loop()
     try:
         raw = RecordingTransport()
@@ -364,7 +378,7 @@ def test_an_idle_server_wakes_once_a_second_and_at_once_to_stop() -> None:
         await server.main_loop()
         return time.monotonic() - started
 
-    took = asyncio.run(run())
+    took = in_a_thread_of_its_own(lambda: asyncio.run(run()))
     assert 2.4 < took < 2.9  # stopped at the signal, not at the next tick (3 s)
     counters = [counter for _, counter in ticks]
     assert counters[:3] == [0, 10, 20] and all(counter % 10 == 0 for counter in counters)
