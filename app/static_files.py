@@ -138,10 +138,9 @@ class StaticSite:
             if missing:
                 raise FileNotFoundError(f"static/{path} imports {', '.join(missing)}, which does not exist")
         digest = {path: hashlib.sha256(data).hexdigest() for path, data in raw.items()}
-        self.closures = {path: _closure(path, imports) for path in raw}
         versions = {
             path: hashlib.sha256(
-                "".join(f"{p}:{digest[p]}\n" for p in sorted(self.closures[path])).encode()
+                "".join(f"{p}:{digest[p]}\n" for p in sorted(_closure(path, imports))).encode()
             ).hexdigest()[:VERSION_DIGITS]
             for path in raw
         }
@@ -169,9 +168,8 @@ class StaticSite:
         self.imports = imports
         self.assets = assets
         self.stamps = stamps
-        self.version = hashlib.sha256("".join(sorted(versions.values())).encode()).hexdigest()[
-            :VERSION_DIGITS
-        ]
+        every_version = "".join(sorted(versions.values())).encode()
+        self.version = hashlib.sha256(every_version).hexdigest()[:VERSION_DIGITS]  # the whole site's
 
     def refresh(self) -> bool:
         """Read the files again if any changed on disk since they were read; True when they had. Looks at
