@@ -25,7 +25,7 @@ from app.core.matrix_files import (  # noqa: E402
     npy_layout,
     read_matrix,
 )
-from app.server import (  # noqa: E402
+from app.web.server import (  # noqa: E402
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
     LIMIT_PER_ADDRESS,

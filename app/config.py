@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     max_sentence_tokens: int = 64
     # POST /api/diagnose: the largest file accepted. 256 MiB holds a BERT-large export in float16
     # (24 × 16 × 512 × 512, 192 MiB); a .npy is streamed to an anonymous temporary file and judged head by
-    # head, so the server's memory does not grow with it (app/multipart.py, app/core/matrix_files.py).
+    # head, so the server's memory does not grow with it (app/web/multipart.py, app/core/matrix_files.py).
     max_upload_bytes: int = 256 * 1024 * 1024
     # .json and .csv files are parsed into Python objects, a few times their size in memory: they stay small
     # (POST /api/diagnose and check-causal alike).

@@ -24,14 +24,14 @@ from fastapi import Depends, Query
 from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 
-from app.cache import ResponseCache, get_response_cache
 from app.config import Settings, get_settings
 from app.models.heads import RelationHeads, get_relation_heads
 from app.models.real_bert import RealBert, load_real_bert
 from app.models.tiny_lm import TinyLMs, get_tiny_lms
 from app.models.translator import TranslatorModel, get_translator
-from app.refusal import Refusal
 from app.schemas import SENTENCE_LIMIT
+from app.web.cache import ResponseCache, get_response_cache
+from app.web.refusal import Refusal
 from app.words import sentence_words
 
 T = TypeVar("T")
@@ -81,7 +81,7 @@ async def current_settings() -> Settings:
 
 
 async def response_cache() -> ResponseCache:
-    """The process's response cache (app.cache.get_response_cache); override this one in tests."""
+    """The process's response cache (app.web.cache.get_response_cache); override this one in tests."""
     return get_response_cache()
 
 

@@ -7,11 +7,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.config import get_settings
 from app.core.matrix_files import file_too_large
 from app.deps import with_sentence_limit
-from app.errors import http_error, refused, validation_error
-from app.limits import Limit
-from app.middleware import Explorable
-from app.multipart import ENVELOPE_BYTES
-from app.refusal import Refusal
 from app.routes import (
     api_docs,
     attention,
@@ -24,8 +19,13 @@ from app.routes import (
     real_attention,
     translate,
 )
-from app.static_files import get_static_site
-from app.stored_answers import answer_store
+from app.web.errors import http_error, refused, validation_error
+from app.web.limits import Limit
+from app.web.middleware import Explorable
+from app.web.multipart import ENVELOPE_BYTES
+from app.web.refusal import Refusal
+from app.web.static_files import get_static_site
+from app.web.stored_answers import answer_store
 
 
 def create_app() -> FastAPI:
@@ -35,8 +35,8 @@ def create_app() -> FastAPI:
     upload = Limit(settings.max_upload_bytes + ENVELOPE_BYTES, file_too_large(settings.max_upload_bytes))
     app = Explorable(
         limits={"/api/diagnose": upload},
-        static=get_static_site(),  # /static/, answered by the Edge layer (app/static_files.py)
-        stored=answer_store(),  # pages and GET answers kept whole (app/stored_answers.py)
+        static=get_static_site(),  # /static/, answered by the Edge layer (app/web/static_files.py)
+        stored=answer_store(),  # pages and GET answers kept whole (app/web/stored_answers.py)
         title="Attention Explorable",
         summary="Transformer attention computed live from real matrices.",
         version="0.1.0",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 

@@ -1,6 +1,6 @@
 """Shared by the benchmarks: what a server process costs (memory, CPU), read from Linux's /proc.
 
-The benchmarks start their servers with tests/serving.py's `served` and `app_server`, as the tests do.
+The benchmarks start their servers with tools/serving.py's `served` and `app_server`, as the tests do.
 """
 
 from __future__ import annotations

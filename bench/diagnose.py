@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from app.core.diagnostics import diagnose_blocks  # noqa: E402
 from app.core.matrix_files import npy_blocks, npy_layout  # noqa: E402
 from app.main import create_app  # noqa: E402
-from tests.inprocess import traced_peak, upload_scope  # noqa: E402
+from tools.inprocess import traced_peak, upload_scope  # noqa: E402
 
 MB = 1024 * 1024
 BOUNDARY = "benchboundary7MA4YWxkTrZu0gW"

@@ -39,7 +39,7 @@ from urllib.parse import quote, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import cpu_seconds  # noqa: E402
-from tests.serving import REPO, Served, free_port, healthy, served  # noqa: E402
+from tools.serving import REPO, Served, free_port, healthy, served  # noqa: E402
 
 WORDS = "the river bank was steep and a bat flew near the old mill by the lake at dusk".split()
 REAL_WORDS = "the quick brown fox jumps over a lazy dog near river bank where bats fly at dusk".split()

@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.core.attention import apply_mask, softmax  # noqa: E402
 from bench.common import rss_kib  # noqa: E402
-from tests.serving import served  # noqa: E402
+from tools.serving import served  # noqa: E402
 
 JSON = {"content-type": "application/json"}
 WORDS = "the river bank was steep and the old dog saw a small red car near the house".split()

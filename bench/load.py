@@ -38,7 +38,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import rss_kib  # noqa: E402
-from tests.serving import served  # noqa: E402
+from tools.serving import served  # noqa: E402
 
 WORDS = (
     "the river bank was steep and a bat flew near the old mill by the lake at dusk while my sister "

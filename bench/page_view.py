@@ -2,7 +2,7 @@
 
     python bench/page_view.py [--visits 3] [--healthz 2000]
 
-One ``python -m app`` worker serves; real Chromium (tests/browser/chromium.py) opens the article in a fresh
+One ``python -m app`` worker serves; real Chromium (tools/chromium.py) opens the article in a fresh
 browser, as a first-time reader does, and scrolls to the end so that every lazy figure asks for its answers
 (a **first visit**), then opens it again in the same browser (a **repeat visit**: whatever the browser kept
 from the first, it may use). For each, the bench counts the requests that reached the server (Chromium's own
@@ -36,8 +36,8 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.common import cpu_seconds  # noqa: E402
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.serving import served  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.serving import served  # noqa: E402
 
 QUIET_MS = 1000  # the network counts as quiet after this long without a request
 SCROLL_STEP = 900  # a screen (the viewport is 900 px tall): every lazy figure comes within a screen and asks

@@ -48,7 +48,6 @@ import httpx  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.answers import json_bytes  # noqa: E402
 from app.config import get_settings  # noqa: E402
 from app.models.real_bert import (  # noqa: E402
     DECIMALS,
@@ -65,7 +64,8 @@ from app.models.real_bert import (  # noqa: E402
     word_attentions,
 )
 from app.routes.real_attention import real_attention_response  # noqa: E402
-from tests.serving import app_server  # noqa: E402
+from app.web.answers import json_bytes  # noqa: E402
+from tools.serving import app_server  # noqa: E402
 
 # One WordPiece piece each, so that n words are n + 2 pieces with [CLS] and [SEP].
 WORDS = (

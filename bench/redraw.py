@@ -19,8 +19,8 @@ from urllib.parse import quote
 from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.serving import app_server  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.serving import app_server  # noqa: E402
 
 VALID_HEADS = [1, 2, 3, 4, 6, 8, 12, 24]
 

@@ -29,8 +29,8 @@ from playwright.sync_api import Page, Request, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import distinct, redraw, translate  # noqa: E402
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.serving import served  # noqa: E402
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tools.serving import served  # noqa: E402
 
 PAGE_BUDGET = 250 * 1000  # bytes
 FRAME_MS = 16.0

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
 from app.models.translator import TRAINED_MAX_WORDS, FastDecoder, Translator, get_translator  # noqa: E402
-from tests.serving import app_server  # noqa: E402
+from tools.serving import app_server  # noqa: E402
 from training.parallel_corpus import heldout_pairs  # noqa: E402
 
 LENGTHS = (3, 6, 14, 30)

@@ -1,4 +1,4 @@
-"""How answers are written (app/answers.py): JSON straight from numpy, and the packed form of attention
+"""How answers are written (app/web/answers.py): JSON straight from numpy, and the packed form of attention
 weights, checked against the promises the API documentation makes for it."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.answers import PACKED_RELATIVE_ERROR, PACKED_SMALLEST, float24, json_bytes, packed
 from app.core.diagnostics import diagnose
+from app.web.answers import PACKED_RELATIVE_ERROR, PACKED_SMALLEST, float24, json_bytes, packed
 
 WORDS = "the river bank was steep and a bat flew near the old mill by the lake at dusk".split()
 LONG = " ".join(WORDS[(i * 7) % len(WORDS)] for i in range(64))  # 64 words

@@ -1,4 +1,4 @@
-"""The response cache: its bounds and order (app/cache.py), and the endpoints that answer from it."""
+"""The response cache: its bounds and order (app/web/cache.py), and the endpoints that answer from it."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cache import ResponseCache
 from app.deps import response_cache
 from app.main import create_app
+from app.web.cache import ResponseCache
 
 
 def test_a_stored_answer_comes_back_and_counts_as_a_hit() -> None:

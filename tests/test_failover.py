@@ -5,7 +5,7 @@ its own. Here two `python -m app` processes stand in for two replicas behind Deb
 tests/test_proxy.py starts it), readers' page views come from several threads, and one process is stopped
 and then killed with SIGKILL halfway through: nginx passes every request that process failed, POSTs
 included, to the other one, so that no reader sees the death. No answer is cut short either: the app sends a
-small answer's head and body in one write (app/server.py CoalescedWrites), so a process that dies has sent
+small answer's head and body in one write (app/web/server.py CoalescedWrites), so a process that dies has sent
 all of an answer or none of it, and none is left for nginx to have passed on half of.
 """
 
@@ -23,8 +23,8 @@ from pathlib import Path
 import httpx
 
 from app.models.translator import FLOAT32_MAPS
-from tests.serving import Served, served
 from tests.test_proxy import nginx_in_front_of
+from tools.serving import Served, served
 
 READERS = 6  # threads viewing the page, each one reader with a connection of its own
 TRANSLATORS = 2  # and threads that only translate, so that POSTs are certain to be in flight at the kill

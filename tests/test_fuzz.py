@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.serving import app_server
+from tools.serving import app_server
 
 ROOT = Path(__file__).resolve().parent.parent
 CI = os.environ.get("CI") == "true"

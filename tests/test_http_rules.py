@@ -1,13 +1,13 @@
-"""app/http_rules.py: HEAD answers like GET without a body, a 405 lists the methods (HEAD beside GET), and no
-redirect leaves the site, whatever Host header the request carried."""
+"""app/web/http_rules.py: HEAD answers like GET without a body, a 405 lists the methods (HEAD beside GET),
+and no redirect leaves the site, whatever Host header the request carried."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.http_rules import relative, with_head
 from app.main import create_app
+from app.web.http_rules import relative, with_head
 
 PAGES = [
     "/",

@@ -1,4 +1,4 @@
-"""Computations take turns off the event loop (app/offload.py): at most COMPUTATIONS at once, the event
+"""Computations take turns off the event loop (app/web/offload.py): at most COMPUTATIONS at once, the event
 loop free meanwhile, errors passed on and never remembered; requests that wait together share a batch."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 import anyio
 import pytest
 
-from app.cache import ResponseCache
-from app.offload import COMPUTATIONS, INLINE_MS, Batches, computed, remembered
-from tests.serving import REPO
+from app.web.cache import ResponseCache
+from app.web.offload import COMPUTATIONS, INLINE_MS, Batches, computed, remembered
+from tools.serving import REPO
 
 
 def run_in_thread(main):  # noqa: ANN001, ANN201
     """``anyio.run(main)`` in a thread of its own: the browser tests may leave an event loop running in this
-    one (as tests/inprocess.py's call does)."""
+    one (as tools/inprocess.py's call does)."""
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(anyio.run, main).result()
 

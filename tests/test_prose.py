@@ -203,7 +203,7 @@ def test_the_readme_gives_how_many_unknown_words_get_close_words() -> None:
 
 
 def test_the_readme_gives_the_uploads_pace_and_parts() -> None:
-    from app.multipart import MAX_PARTS, MIN_RATE, RATE_GRACE
+    from app.web.multipart import MAX_PARTS, MIN_RATE, RATE_GRACE
 
     text = re.sub(r"\s+", " ", README)
     assert f"An upload must average {MIN_RATE // 1024} KB/s once {RATE_GRACE:g} s have passed" in text

@@ -34,10 +34,10 @@ import pytest
 import yaml
 
 from app.config import get_settings
-from app.limits import JSON_BODY_BYTES, JSON_TOO_LARGE
-from app.middleware import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
-from app.multipart import ENVELOPE_BYTES, too_large
-from app.server import (
+from app.web.limits import JSON_BODY_BYTES, JSON_TOO_LARGE
+from app.web.middleware import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
+from app.web.multipart import ENVELOPE_BYTES, too_large
+from app.web.server import (
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,
     LIMIT_PER_ADDRESS,
@@ -45,10 +45,10 @@ from app.server import (
     TIMEOUT_HEADER,
     TIMEOUT_KEEP_ALIVE,
 )
-from app.static_files import IMMUTABLE, REVALIDATE, get_static_site
+from app.web.static_files import IMMUTABLE, REVALIDATE, get_static_site
 from tests.optional import missing
-from tests.serving import Served, free_port, healthy, served, stop
 from tests.test_container import dockerfile_stages, only, proxy_static_folder
+from tools.serving import Served, free_port, healthy, served, stop
 from tools.static import write
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.serving import app_server
+from tools.serving import app_server
 
 REQUIRED = {
     "x-content-type-options": "nosniff",

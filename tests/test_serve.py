@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from app.__main__ import build_parser
-from tests.serving import free_port
+from tools.serving import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 

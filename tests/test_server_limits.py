@@ -1,6 +1,6 @@
-"""What a slow or greedy client can hold of the real server (app/server.py): a request head trickled a byte at
-a time and a stalled body are cut off with a 408, a kept-alive connection still serves, connections past the
-per-worker cap get a 503 at once, and the server's file descriptors stay bounded however many clients
+"""What a slow or greedy client can hold of the real server (app/web/server.py): a request head trickled a
+byte at a time and a stalled body are cut off with a 408, a kept-alive connection still serves, connections
+past the per-worker cap get a 503 at once, and the server's file descriptors stay bounded however many clients
 connect. One server with short timeouts and a small cap serves the whole module."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import pytest
 import uvicorn
 
 from app.__main__ import build_parser
-from app.server import APP, CoalescedWrites, LimitedH11Protocol, QuietServer, ServerConfig
-from tests.serving import Served, healthy, served
+from app.web.server import APP, CoalescedWrites, LimitedH11Protocol, QuietServer, ServerConfig
+from tools.serving import Served, healthy, served
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import get_settings
-from app.static_files import IMMUTABLE, REVALIDATE, SPECIFIER, StaticSite, get_static_site
+from app.web.static_files import IMMUTABLE, REVALIDATE, SPECIFIER, StaticSite, get_static_site
 from tools.static import write
 
 PATHS = (

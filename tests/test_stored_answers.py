@@ -1,5 +1,5 @@
-"""Stored answers (app/stored_answers.py): the pages and the API's GET answers are kept whole by address, sent
-with an ETag and how long a browser may keep them, gzipped once, and answered again before FastAPI routes
+"""Stored answers (app/web/stored_answers.py): the pages and the API's GET answers are kept whole by address,
+sent with an ETag and how long a browser may keep them, gzipped once, and answered again before FastAPI routes
 the request."""
 
 import importlib
@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 import app.routes
 from app.main import create_app
-from app.stored_answers import ANSWER_MAX_AGE, answers_version
+from app.web.stored_answers import ANSWER_MAX_AGE, answers_version
 
 GZIP = {"accept-encoding": "gzip"}
 PLAIN = {"accept-encoding": "identity"}

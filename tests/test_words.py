@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 from app.words import sentence_words, tokenize
 
 

@@ -2,7 +2,7 @@
 
     python -m tools.static DIR
 
-Each file under static/ is written to DIR as app/static_files.py serves it (a module's imports carry their
+Each file under static/ is written to DIR as app/web/static_files.py serves it (a module's imports carry their
 versions), with ``<file>.gz`` beside each one the app keeps gzipped, for nginx's ``gzip_static``. The page
 names every file by its version (``?v=``), which nginx ignores when it finds the file: the files written
 here must come from the same tree as the app that renders the page, as they do when the Dockerfile writes
@@ -15,7 +15,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from app.static_files import StaticSite
+from app.web.static_files import StaticSite
 
 
 def write(site: StaticSite, out: Path) -> int:

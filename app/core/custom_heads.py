@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.core.attention import FloatArray, MaskMode, PerHeadResult, attention_per_head
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 Rows = Sequence[Sequence[float]]
 

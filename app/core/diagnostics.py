@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from app.core.attention import causal_mask
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 AnyFloatArray = NDArray[np.floating]

@@ -51,7 +51,7 @@ from app.core.diagnostics import (
     check_limits,
     check_shape,
 )
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 SUFFIXES = (".npy", ".json", ".csv")
 TEXT_SUFFIXES = (".json", ".csv")  # parsed into Python objects, so held to a smaller size than .npy

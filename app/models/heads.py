@@ -22,7 +22,7 @@ from app.core.attention import MaskMode, causal_mask, valid_head_counts
 from app.core.borrowing import Borrowing, Claims, borrowing, relation_scores
 from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features, token_row, word_token
 from app.models.verdicts import Verdict, head_verdicts, own_heads, verdict
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 WEIGHTS_FILE = "relations.npz"

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from app.models.heads import RelationHeads
 from app.models.relations import PARTNER_SLICE, POSITION_SLICE, position_code
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 HEADS = 3  # figure 1's default layer: one head each for meaning, grammar and position
 EXACT = 1e-12  # equivariance holds up to floating-point rounding; this is the tolerance the page reports

@@ -57,7 +57,7 @@ from app.core.attention import merge_heads, scaled_dot_product_attention, split_
 from app.core.borrowing import relation_scores as figure1_scores
 from app.core.layers import layer_norm
 from app.models.relations import RELATIONS, analyse
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 from app.words import tokenize
 
 FloatArray = NDArray[np.float64]

@@ -27,7 +27,7 @@ from app.config import get_settings
 from app.core.attention import ATTENTION_MODES, AttentionMode, multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.word_pieces import joined, split_words
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"

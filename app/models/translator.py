@@ -53,7 +53,7 @@ from app.core.attention import (
 )
 from app.core.layers import EPS, SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.suggest import Suggestions
-from app.refusal import Refusal, UnknownWords
+from app.web.refusal import Refusal, UnknownWords
 
 FloatArray = NDArray[np.float64]
 PAD, BOS, EOS = "<pad>", "<s>", "</s>"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 PREFIX = "##"
 ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789'"

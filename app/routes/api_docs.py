@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.routes.pages import get_templates
-from app.stored_answers import revalidated
+from app.web.stored_answers import revalidated
 
 router = APIRouter(tags=["pages"])
 METHODS = ("get", "post", "put", "patch", "delete")

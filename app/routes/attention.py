@@ -4,15 +4,15 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from app.answers import JSON, PACKED, PACKED_RELATIVE_ERROR, PACKED_SMALLEST, answer, json_bytes, packed
 from app.core.diagnostics import future_share
 from app.deps import DEFAULT_SENTENCE, CacheDep, RelationHeadsDep, Sentence, sentence_query
-from app.errors import refusal_doc
 from app.models.heads import VALID_HEADS, RelationAttention, kv_head_of
 from app.models.relations import D_MODEL
-from app.offload import remembered
 from app.schemas import AttentionResponse, MaskName
-from app.stored_answers import stored_for_a_day
+from app.web.answers import JSON, PACKED, PACKED_RELATIVE_ERROR, PACKED_SMALLEST, answer, json_bytes, packed
+from app.web.errors import refusal_doc
+from app.web.offload import remembered
+from app.web.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api", tags=["attention"])
 
@@ -21,7 +21,7 @@ AnswerFormat = Literal["json", "packed"]
 
 def cost_ms(words: int, heads: int) -> float:
     """The measured cost of an answer in milliseconds (analysis, weights, scores and writing), for
-    app/offload.py: 0.15 at 5 words × 3 heads, 1.1 at 64 × 12 (49,152 weights), 2.1 at 64 × 24."""
+    app/web/offload.py: 0.15 at 5 words × 3 heads, 1.1 at 64 × 12 (49,152 weights), 2.1 at 64 × 24."""
     return 0.15 + 0.02 * heads * words * words / 1000
 
 

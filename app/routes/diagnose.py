@@ -1,7 +1,7 @@
 """The structural diagnosis: upload a model's own attention weights, get every head's verdict, the mask bug
 its weights show, and the grids the page draws.
 
-The upload is read by app/multipart.py under byte caps: a .npy into an anonymous temporary file, read back
+The upload is read by app/web/multipart.py under byte caps: a .npy into an anonymous temporary file, read back
 here head by head (app.core.matrix_files.npy_blocks), so that a 75 MB BERT-base export costs the server a
 few megabytes of memory; a .json or .csv in memory. The answer never sends the weights back: the page reads
 the head it draws from the reader's own file.
@@ -11,7 +11,6 @@ from dataclasses import asdict
 
 from fastapi import APIRouter, Request, Response
 
-from app.answers import answer, json_bytes
 from app.config import Settings
 from app.core.diagnostics import (
     LISTED_HEADS,
@@ -33,11 +32,12 @@ from app.core.matrix_files import (
     read_weights,
 )
 from app.deps import SettingsDep
-from app.errors import refusal_doc
-from app.multipart import TOKENS_BYTES, Upload, read_upload
-from app.offload import computed
-from app.refusal import Refusal
 from app.schemas import DiagnoseResponse
+from app.web.answers import answer, json_bytes
+from app.web.errors import refusal_doc
+from app.web.multipart import TOKENS_BYTES, Upload, read_upload
+from app.web.offload import computed
+from app.web.refusal import Refusal
 
 router = APIRouter(prefix="/api", tags=["diagnose"])
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from app.answers import answer, json_bytes
 from app.core.custom_heads import HeadMatrices, custom_attention
-from app.errors import BODY_TOO_LARGE, refusal_doc
-from app.offload import computed
 from app.schemas import CustomAttentionRequest, CustomAttentionResponse
+from app.web.answers import answer, json_bytes
+from app.web.errors import BODY_TOO_LARGE, refusal_doc
+from app.web.offload import computed
 
-# Bodies over 256 KB are refused with a 413 before this router sees them: app/limits.py.
+# Bodies over 256 KB are refused with a 413 before this router sees them: app/web/limits.py.
 router = APIRouter(prefix="/api/attention", tags=["head lab"])
 
 

@@ -8,12 +8,10 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import APIRouter, Query, Response
 
-from app.answers import answer, json_bytes
 from app.core.attention import ATTENTION_MODES, ZOO_MODES
 from app.core.diagnostics import diagnose, future_share
 from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
 from app.deps import Sentence, TinyLMsDep, sentence_query
-from app.errors import BODY_TOO_LARGE, refusal_doc
 from app.figures import number
 from app.models.lm_grammar import WORD_CLASS, fits, grammatical
 from app.models.tiny_lm import (
@@ -29,8 +27,6 @@ from app.models.tiny_lm import (
     TinyLMs,
 )
 from app.models.word_pieces import PREFIX, plain
-from app.offload import computed
-from app.refusal import Refusal
 from app.routes.diagnose import response as diagnosis_answer
 from app.schemas import (
     DiagnoseResponse,
@@ -47,7 +43,11 @@ from app.schemas import (
     NextWordReading,
     Sample,
 )
-from app.stored_answers import stored_for_a_day
+from app.web.answers import answer, json_bytes
+from app.web.errors import BODY_TOO_LARGE, refusal_doc
+from app.web.offload import computed
+from app.web.refusal import Refusal
+from app.web.stored_answers import stored_for_a_day
 from app.words import sentence_words
 
 router = APIRouter(prefix="/api/lm", tags=["language models"])

@@ -5,14 +5,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from app.answers import answer, json_bytes
 from app.deps import RelationHeadsDep, Sentence, sentence_query
-from app.errors import refusal_doc
 from app.models.order import EXACT, HEADS, OrderCheck, order_check
-from app.offload import computed
-from app.refusal import Refusal
 from app.schemas import OrderResponse
-from app.stored_answers import stored_for_a_day
+from app.web.answers import answer, json_bytes
+from app.web.errors import refusal_doc
+from app.web.offload import computed
+from app.web.refusal import Refusal
+from app.web.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api", tags=["order"])
 # Digits and commas, blank allowed; the white space around is allowed so that the pattern means the same in

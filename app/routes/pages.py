@@ -17,7 +17,6 @@ from app.core.accounting import head_accounting
 from app.core.diagnostics import SIGNATURE_RULES
 from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
-from app.errors import json_refusal_doc
 from app.figures import BY_SLUG, NUMBERS, number, present
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
@@ -27,8 +26,9 @@ from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 from app.models.tiny_lm import MAX_WORDS as LM_MAX_WORDS
 from app.models.tiny_lm import READING_SENTENCE as LM_READING_SENTENCE
 from app.models.verdicts import THRESHOLDS as VERDICT_THRESHOLDS
-from app.static_files import get_static_site
-from app.stored_answers import answers_version, revalidated
+from app.web.errors import json_refusal_doc
+from app.web.static_files import get_static_site
+from app.web.stored_answers import answers_version, revalidated
 
 router = APIRouter(tags=["pages"])
 SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it

@@ -8,9 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from app.answers import json_bytes
 from app.deps import DEFAULT_SENTENCE, CacheDep, RealBertDep, Sentence, SettingsDep, sentence_query
-from app.errors import refusal_doc
 from app.figures import number
 from app.models.real_bert import (
     HEADS,
@@ -27,9 +25,11 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
-from app.offload import Batches, batches_of, kept
 from app.schemas import RealAttentionResponse, RealModelStatus
-from app.stored_answers import stored_for_a_day
+from app.web.answers import json_bytes
+from app.web.errors import refusal_doc
+from app.web.offload import Batches, batches_of, kept
+from app.web.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api/real-attention", tags=["real model"])
 

@@ -7,9 +7,7 @@ import numpy as np
 from fastapi import APIRouter, Response
 from pydantic import Field
 
-from app.answers import json_bytes
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
-from app.errors import BODY_TOO_LARGE, ErrorAnswer
 from app.models.translator import (
     FLOAT32_MAPS,
     SUGGESTED_AT_MOST,
@@ -17,9 +15,11 @@ from app.models.translator import (
     Translation,
     TranslatorModel,
 )
-from app.offload import Batches, batches_of, computed, kept
 from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
-from app.stored_answers import stored_for_a_day
+from app.web.answers import json_bytes
+from app.web.errors import BODY_TOO_LARGE, ErrorAnswer
+from app.web.offload import Batches, batches_of, computed, kept
+from app.web.stored_answers import stored_for_a_day
 
 router = APIRouter(prefix="/api/translate", tags=["translator"])
 FRENCH_SPACE_BEFORE = {"!": " !", "?": " ?", ".": "."}  # French sets ! and ? off by a space
@@ -113,8 +113,8 @@ async def translate(
 
 
 def cost_ms(words: int) -> float:
-    """The measured cost of a translation in milliseconds, for app/offload.py: a step per French word and one
-    for the end, each longer as the sentence grows; 1.1 at 3 words, 1.7 at 6, 3.3 at 14, 7 at 30."""
+    """The measured cost of a translation in milliseconds, for app/web/offload.py: a step per French word and
+    one for the end, each longer as the sentence grows; 1.1 at 3 words, 1.7 at 6, 3.3 at 14, 7 at 30."""
     return 0.5 + 0.2 * words
 
 

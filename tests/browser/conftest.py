@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.optional import missing
-from tests.serving import app_server
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
+from tools.serving import app_server
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

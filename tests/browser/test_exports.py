@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Locator, Page, expect
 
-from app.answers import PACKED_RELATIVE_ERROR
 from app.figures import number
+from app.web.answers import PACKED_RELATIVE_ERROR
 from tests.browser.pages import get_json, open_heads_dial
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,7 +1,7 @@
 """Links land where they point, and the page does not move under the reader (issue 14, item 2).
 
 Figures below the fold draw only when the reader nears them, so each one reserves its drawn height first
-(static/css/reserve.css, written by tests/browser/reserve.py). Measured in Chromium at 1280 and 390 px: the
+(static/css/reserve.css, written by tools/reserve.py). Measured in Chromium at 1280 and 390 px: the
 layout shift over loading and scrolling the whole article, whether each figure's reservation still matches its
 drawing, and where every contents link, blueprint jump, placements link and direct load of `/?…#section`
 leaves its target (top within 40 px of the viewport's top, keyboard focus inside it).
@@ -156,7 +156,7 @@ def test_every_figure_drawing_late_keeps_the_height_it_reserved(scrolled):
     }
     assert not grown, (
         f"{scrolled['width']}: figures changed height when they drew (before, after): {grown}. If a figure's "
-        "default view changed on purpose, re-measure: python -m tests.browser.reserve"
+        "default view changed on purpose, re-measure: python -m tools.reserve"
     )
 
 

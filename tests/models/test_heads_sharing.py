@@ -19,7 +19,7 @@ from app.models.heads import (
     kv_head_of,
 )
 from app.models.relations import D_MODEL
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 from training.evaluation import evaluate
 from training.relation_corpus import heldout_sentences, training_sentences
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from app.models.heads import get_relation_heads
 from app.models.order import EXACT, HEADS, attention_of, order_check, reversed_order, unpermute
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 WORDS = ["dog", "bites", "man", "the", "river", "bank", "was", "steep", "cat", "sat", "on", "mat"]
 

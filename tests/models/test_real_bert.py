@@ -37,7 +37,7 @@ from app.models.real_bert import (
     relation_targets,
     word_attention,
 )
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 from tests.optional import require_real_model
 
 REFERENCE = Path(__file__).parent / "data" / "real_bert_reference.npz"

@@ -9,7 +9,7 @@ from app.core.diagnostics import future_share
 from app.models.lm_grammar import grammatical
 from app.models.tiny_lm import MAX_POSITIONS, MAX_WORDS, TinyLMs, get_tiny_lms
 from app.models.word_pieces import joined
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 from app.words import sentence_words
 
 LEAKY = ("zero", "none", "next_word")

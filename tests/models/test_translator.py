@@ -14,7 +14,7 @@ from app.models.translator import (
     readings,
     unread,
 )
-from app.refusal import Refusal, UnknownWords
+from app.web.refusal import Refusal, UnknownWords
 from training.evaluation import alignment_hits, measure, unread_measured
 from training.french_lexicon import english_kinds
 from training.parallel_corpus import MAX_WORDS, heldout_pairs, negated_pairs, novel_pairs, training_pairs

@@ -15,7 +15,7 @@ from app.models.translator import (
     TranslatorModel,
     get_translator,
 )
-from app.refusal import UnknownWords
+from app.web.refusal import UnknownWords
 from training.parallel_corpus import HELDOUT_SEED, NOVEL_SEED, distinct_pairs
 
 # Measured: bit for bit equal on all 2,000 held-out and 1,000 novel pairs on the development machine; the

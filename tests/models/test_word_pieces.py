@@ -8,7 +8,7 @@ import pytest
 
 from app.models.tiny_lm import get_tiny_lms
 from app.models.word_pieces import ALPHABET, PREFIX, joined, pieces, plain, split_words, unreadable
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 
 @pytest.fixture(scope="module")

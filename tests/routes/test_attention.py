@@ -7,10 +7,10 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from app.answers import json_bytes
 from app.core.attention import valid_head_counts
 from app.models.relations import D_MODEL
 from app.models.verdicts import head_verdicts, own_heads
+from app.web.answers import json_bytes
 
 DEFAULT = "the river bank was steep"
 

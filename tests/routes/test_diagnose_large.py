@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 
 from app.core.matrix_files import npy_blocks, npy_layout
 from app.main import create_app
-from tests.inprocess import call, traced_peak, upload_scope
 from tests.routes.test_diagnose import diagnosed, npy, upload
+from tools.inprocess import call, traced_peak, upload_scope
 
 BOUNDARY = "zooboundary19"
 LAYERS, HEADS, N = 12, 12, 512

@@ -17,14 +17,14 @@ import pytest
 import starlette.formparsers
 from fastapi.testclient import TestClient
 
-from app import multipart
 from app.config import Settings
 from app.deps import current_settings
 from app.main import create_app
-from app.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, NO_ROOM, PARSE_BYTES, TOO_MANY_PARTS, TOO_SLOW
 from app.routes.diagnose import UPLOADS
-from tests.inprocess import call, upload_scope
+from app.web import multipart
+from app.web.multipart import ENVELOPE_BYTES, MAX_BOUNDARY, NO_ROOM, PARSE_BYTES, TOO_MANY_PARTS, TOO_SLOW
 from tests.routes.test_diagnose import LIMIT, diagnosed, npy, upload
+from tools.inprocess import call, upload_scope
 
 TOO_LARGE = {"detail": "file too large: the limit for .csv files is 2 MB (2,097,152 bytes)"}
 NPY_TOO_LARGE = {"detail": "file too large: the limit is 256 MB (268,435,456 bytes)"}

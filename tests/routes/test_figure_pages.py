@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 from app.config import get_settings
 from app.figures import FIGURES as REGISTRY
 from app.figures import number
-from app.middleware import content_security_policy
 from app.routes.pages import figure_names, section_intro
+from app.web.middleware import content_security_policy
 
 FIGURES = figure_names(get_settings().templates_dir)
 
@@ -32,7 +32,7 @@ STYLESHEET = re.compile(r'<link rel="stylesheet" href="/static/css/([^"?]+)\?v=[
 
 def test_the_article_links_the_base_stylesheet_then_each_figures_own(client: TestClient) -> None:
     """main.css is the base; figures/<name>.css styles one figure; the article links them in its order, then
-    reserve.css, each figure's space reserved before it draws (tests/browser/reserve.py writes it)."""
+    reserve.css, each figure's space reserved before it draws (tools/reserve.py writes it)."""
     assert {p.stem for p in (get_settings().static_dir / "css/figures").glob("*.css")} == set(FIGURES)
     html = client.get("/").text
     shown = re.findall(r'<figure id="([^"]+)" class="figure\b', html)

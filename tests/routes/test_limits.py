@@ -13,10 +13,10 @@ import pytest
 from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 
-from app.errors import ECHO_CHARS, MAX_ERRORS, validation_error
-from app.limits import JSON_BODY_BYTES, BodyLimit, Limit
 from app.main import create_app
-from tests.inprocess import call, http_scope
+from app.web.errors import ECHO_CHARS, MAX_ERRORS, validation_error
+from app.web.limits import JSON_BODY_BYTES, BodyLimit, Limit
+from tools.inprocess import call, http_scope
 
 JSON_TOO_LARGE = {"detail": "the request body is larger than 262144 bytes (256 KB)"}
 UPLOAD_TOO_LARGE = {"detail": "file too large: the limit is 256 MB (268,435,456 bytes)"}

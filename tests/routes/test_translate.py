@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from app.models.translator import FLOAT32_MAPS, MAX_STEPS, SUGGESTED_AT_MOST, TRAINED_MAX_WORDS, Translator
-from tests.inprocess import concurrently
+from tools.inprocess import concurrently
 
 
 def test_the_default_sentence_step_by_step(client: TestClient) -> None:
@@ -114,7 +114,7 @@ def test_a_refusal_names_every_unknown_word_and_looks_for_close_words_for_the_fi
 def test_a_refusal_is_worked_out_off_the_event_loop_and_a_translation_never_asks(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Translator.check runs in a thread (app/offload.py's computed), where no event loop runs; a sentence
+    """Translator.check runs in a thread (app/web/offload.py's computed), where no event loop runs; a sentence
     of known words within the trained length does not call it at all."""
     on_a_loop: list[bool] = []
     check = Translator.check
@@ -219,8 +219,8 @@ def test_the_openapi_document_describes_both_refusals(client: TestClient) -> Non
 
 
 def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer() -> None:
-    """Translations that wait together are one batch (app/offload.py's Batches): each answer is the one its
-    sentence gets alone (within float32 rounding: a batch's products round as their shape does), and a
+    """Translations that wait together are one batch (app/web/offload.py's Batches): each answer is the one
+    its sentence gets alone (within float32 rounding: a batch's products round as their shape does), and a
     refused sentence among them is refused alone."""
     from app.models.translator import get_translator
     from app.routes.translate import batches, translate_response

@@ -39,7 +39,7 @@ export function requestKey(request) {
 }
 
 // The version of the server's answers (templates/base.html): sent with every GET of the API as `v`, so that an
-// answer the browser keeps for a day (app/stored_answers.py) is never one from before the server changed.
+// answer the browser keeps for a day (app/web/stored_answers.py) is never one from before the server changed.
 const ANSWERS_VERSION = globalThis.document?.querySelector('meta[name="answers-version"]')?.content ?? "";
 
 /** `url` as sent: a GET of the API carries the answers' version. */

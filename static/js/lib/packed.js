@@ -1,4 +1,4 @@
-// The packed form of an answer (GET /api/attention?format=packed; app/answers.py writes it): a JSON head, then
+// The packed form of an answer (GET /api/attention?format=packed; app/web/answers.py writes it): a JSON head, then
 // one block of numbers three bytes each. Read back, it is the JSON answer itself: the block becomes the
 // nested arrays of plain numbers the head's `<name>_shape` describes, under `<name>`.
 

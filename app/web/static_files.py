@@ -15,7 +15,7 @@ the plain ones; each representation has its ETag (the gzipped one ends ``-gzip"`
 Accept-Encoding`` says the answer depends on that header. A ``Range`` header is ignored: the whole file
 is sent, as HTTP allows.
 
-**Served before the framework.** app.middleware.Edge answers ``/static/`` itself from memory: no routing,
+**Served before the framework.** app.web.middleware.Edge answers ``/static/`` itself from memory: no routing,
 no thread, no file read per request. ``refresh`` (called for every page, and looking at most once a second)
 reads the files again when one has changed on disk, so an edited module is picked up on the next page load,
 under a new version.
@@ -251,7 +251,7 @@ async def _json(send: Send, status: int, detail: str, headers: list[tuple[bytes,
 
 async def serve(site: StaticSite, scope: Scope, send: Send) -> None:
     """Answer a request for ``/static/<path>`` from ``site``: the file, a 304, a 404 or a 405 (HEAD arrives
-    here as a GET: app.http_rules drops the body on the way out)."""
+    here as a GET: app.web.http_rules drops the body on the way out)."""
     if scope["method"] != "GET":
         await _json(send, 405, "Method Not Allowed", [(b"allow", b"GET, HEAD")])
         return
@@ -276,7 +276,7 @@ async def send_kept(
     """Send bytes kept in memory: gzipped when there are gzipped bytes and the request takes gzip (an ETag
     of their own, ending ``-gzip"``), or a 304 when the request's If-None-Match already names them.
     ``headers`` are the answer's others (its content type and the like). A static file and a stored answer
-    (app/stored_answers.py) are both sent this way."""
+    (app/web/stored_answers.py) are both sent this way."""
     request = Headers(scope=scope)
     zipped = gzipped is not None and accepts_gzip(request)
     tag = etag[:-1] + '-gzip"' if zipped else etag

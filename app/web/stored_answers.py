@@ -5,7 +5,7 @@ An endpoint says it is one with ``@stored(cache_control)``: ``revalidated`` for 
 before each use, since the page names today's static addresses) and ``stored_for_a_day`` for an API answer (a
 browser uses it for a day without asking; the page's requests carry the answers' version,
 ``answers_version``, so a deploy that changes them changes the address too). The first 200 answer to such a
-request is kept, in a bounded store of its own (app/cache.py's LRU, 8 MB), with
+request is kept, in a bounded store of its own (app/web/cache.py's LRU, 8 MB), with
 
 - an ``ETag`` over its bytes, so a browser holding it gets a 304 without a body;
 - its gzipped bytes, made once, when it is 1 KB or more: sent to clients that take gzip, with an ETag of
@@ -30,8 +30,8 @@ from typing import Any, TypeVar
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.cache import ResponseCache
-from app.static_files import MIN_GZIP_BYTES, compressed, send_kept
+from app.web.cache import ResponseCache
+from app.web.static_files import MIN_GZIP_BYTES, compressed, send_kept
 
 ANSWER_MAX_AGE = 86_400  # a day
 ANSWER_BYTES = 8 * 1024 * 1024  # the store's bound, plain and gzipped bytes together, per worker
@@ -133,7 +133,7 @@ def answers_version() -> str:
     """A version of every answer: 12 hex digits of a SHA-256 over the app's code and weights (every file
     under app/). The page sends it as ``v`` with its API requests (static/js/lib/api.js), so that an answer
     a browser keeps for a day is never one from before a deploy; the endpoints ignore it."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # app/
     digest = hashlib.sha256()
     for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         digest.update(f"{path.relative_to(root).as_posix()}\n".encode())

@@ -1,7 +1,7 @@
 """The one way a request is refused: raise ``Refusal`` anywhere, and the app answers ``{"detail": ...}``.
 
 A model, a file reader or a route that cannot answer what was asked raises a Refusal whose detail says why,
-in words for the reader; one exception handler (app/errors.py) turns it into the answer, with the status
+in words for the reader; one exception handler (app/web/errors.py) turns it into the answer, with the status
 the Refusal carries (422 unless it says otherwise). Nothing here knows of HTTP beyond that number, so the
 numpy models raise it without importing the web framework.
 """

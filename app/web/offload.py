@@ -34,7 +34,7 @@ from typing import Any, Generic, TypeVar
 from anyio import CapacityLimiter, to_thread
 from anyio.lowlevel import RunVar
 
-from app.cache import ResponseCache
+from app.web.cache import ResponseCache
 
 COMPUTATIONS = 2
 INLINE_MS = 2.0  # work estimated at this many milliseconds or less runs on the event loop

@@ -3,7 +3,7 @@ docs/screenshots/: figure 1 at 1, 3 and 24 heads on its default sentence, every 
 view, and the generator four words into its translation. Run from the repository root after changing what a
 figure shows:
 
-    python -m tests.browser.gallery
+    python -m tools.gallery
 
 The pictures are JPEGs at one CSS pixel per pixel, for a person to look at; no test reads them.
 """
@@ -14,10 +14,11 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.pages import ARTICLE_FIGURES
+from app.config import get_settings
+from app.figures import present
+from tools.chromium import CHROMIUM, CHROMIUM_ARGS
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "screenshots"
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
 QUALITY = 45  # JPEG quality: text stays readable, and the pictures weigh about 3 MB together
@@ -38,7 +39,7 @@ def take(page: Page, name: str, file: str) -> None:
 
 
 def main() -> None:
-    from tests.serving import app_server
+    from tools.serving import app_server
 
     OUT.mkdir(parents=True, exist_ok=True)
     with app_server() as url, sync_playwright() as playwright:
@@ -54,7 +55,7 @@ def main() -> None:
                 drawn(page, "heads-dial")
                 take(page, "heads-dial", f"heads-dial-h{heads}-{width}")
             page.goto("/")
-            for name in ARTICLE_FIGURES[1:]:
+            for name in [figure.slug for figure in present(get_settings().templates_dir)][1:]:
                 drawn(page, name)
                 take(page, name, f"{name}-{width}")
             page.goto("/figure/generator?gen_step=4")

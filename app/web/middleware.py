@@ -2,9 +2,10 @@
 body limits, gzip for pages.
 
 ``Explorable`` is FastAPI with ``Edge`` wrapped around everything else it builds; Edge applies
-``SecurityHeaders``, the HTTP rules (HEAD, 405, redirects: app/http_rules.py), answers ``/static/`` from
-memory (app/static_files.py) and stored answers (app/stored_answers.py) itself, and applies the body limits
-(app/limits.py) and ``PageGzip`` (pages that are not stored, and the OpenAPI document) in one layer.
+``SecurityHeaders``, the HTTP rules (HEAD, 405, redirects: app/web/http_rules.py), answers ``/static/`` from
+memory (app/web/static_files.py) and stored answers (app/web/stored_answers.py) itself, and applies the body
+limits (app/web/limits.py) and ``PageGzip`` (pages that are not stored, and the OpenAPI document) in one
+layer.
 """
 
 from collections.abc import Mapping
@@ -15,11 +16,11 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.cache import ResponseCache
-from app.http_rules import by_the_rules
-from app.limits import BODILESS, JSON_LIMIT, BodyLimit, Limit
-from app.static_files import StaticSite, serve
-from app.stored_answers import Stored, StoredAnswers
+from app.web.cache import ResponseCache
+from app.web.http_rules import by_the_rules
+from app.web.limits import BODILESS, JSON_LIMIT, BodyLimit, Limit
+from app.web.static_files import StaticSite, serve
+from app.web.stored_answers import Stored, StoredAnswers
 
 # The page loads nothing from elsewhere and runs no inline script or style. Only a figure's embed view
 # (/figure/<name>?embed=1, for slides) may be framed by other sites; every other page only by its own.
@@ -107,9 +108,9 @@ class PageGzip(GZipMiddleware):
     """Gzip for the pages and the OpenAPI document, to clients that ask for it, compressed per request: what
     is not stored (a figure's 404 page, /openapi.json). The article's HTML shrinks about fourfold. Stored
     answers (the article, each figure's page, the API's GET answers) carry gzip made once
-    (app/stored_answers.py), which passes through here untouched, as do static files (app/static_files.py).
-    Every other request passes straight through, where Starlette's own middleware would still read a plain
-    answer through a responder of its own."""
+    (app/web/stored_answers.py), which passes through here untouched, as do static files
+    (app/web/static_files.py). Every other request passes straight through, where Starlette's own middleware
+    would still read a plain answer through a responder of its own."""
 
     SKIPPED = ("/api/", "/static/", "/healthz")
 
@@ -127,8 +128,9 @@ class PageGzip(GZipMiddleware):
 
 class Edge:
     """The layers every HTTP request passes through on its way in and its answer on its way out, in one
-    ASGI middleware: the security headers (SecurityHeaders), the HTTP rules (app/http_rules.py), static
-    files and stored answers answered from memory, the body limits (app/limits.py) and page gzip (PageGzip).
+    ASGI middleware: the security headers (SecurityHeaders), the HTTP rules (app/web/http_rules.py), static
+    files and stored answers answered from memory, the body limits (app/web/limits.py) and page gzip
+    (PageGzip).
 
     One layer, not four nested ones, because a request's every pause (waiting for its body, for a thread)
     passes back out and in through each layer around it; here the headers and the rules are wrappers of

@@ -2,10 +2,10 @@
 
 The endpoints whose answers depend only on their inputs (``/api/attention``, ``/api/translate``,
 ``/api/real-attention``) key it on their normalised inputs and store the exact bytes they send, through
-app.offload.remembered. Bounded twice: by entries and by bytes, so a run of 64-token, 24-head answers (about
-2 MB each) cannot grow a worker without limit. Thread-safe: the event loop and the computing threads both
-read it. Errors are never stored: a computation that raises leaves the cache as it was. Each worker process
-has its own cache; nothing is shared, so workers stay stateless.
+app.web.offload.remembered. Bounded twice: by entries and by bytes, so a run of 64-token, 24-head answers
+(about 2 MB each) cannot grow a worker without limit. Thread-safe: the event loop and the computing threads
+both read it. Errors are never stored: a computation that raises leaves the cache as it was. Each worker
+process has its own cache; nothing is shared, so workers stay stateless.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def relative(location: str) -> str:
 
 def by_the_rules(scope: Scope, send: Send) -> tuple[Scope, Send]:
     """An HTTP request's scope and send as the app should see them: HEAD turned into GET, and a send that
-    applies the rules to the answer on its way out (app.middleware.Edge calls this for every request)."""
+    applies the rules to the answer on its way out (app.web.middleware.Edge calls this for every request)."""
     head = scope["method"] == "HEAD"
     if head:
         scope = {**scope, "method": "GET"}  # a copy: the server's own scope still says HEAD

@@ -31,7 +31,7 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import ClientDisconnect, Request
 
 from app.core.matrix_files import TEXT_SUFFIXES, file_too_large, file_type
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 TOKENS_BYTES = 64 * 1024  # the tokens field: 512 tokens of over 100 bytes each
 # Room around the file for the multipart boundaries, the part headers and the tokens field.

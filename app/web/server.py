@@ -171,7 +171,7 @@ class LimitedH11Protocol(H11Protocol):
     kept-alive one, and is not reset by later bytes: a client that trickles its headers is cut off on time.
     The body's clock is reset by every byte, as a slow upload is fine and a stopped one is not. Both answer a
     raw 408 when nothing has been answered yet. The timeouts come from ServerConfig; with uvicorn's plain
-    Config (``uvicorn --http app.server:LimitedH11Protocol``) they take the defaults above.
+    Config (``uvicorn --http app.web.server:LimitedH11Protocol``) they take the defaults above.
     """
 
     flow: ClockedFlow

@@ -1,6 +1,6 @@
 """Error answers shared by every endpoint: what they say, and what they never do.
 
-Three handlers make every 4xx: ``refused`` for a Refusal (app/refusal.py) raised by a model, a reader or a
+Three handlers make every 4xx: ``refused`` for a Refusal (app/web/refusal.py) raised by a model, a reader or a
 route; ``validation_error`` for a parameter or body field pydantic turned down; ``http_error`` for what
 Starlette itself refuses (no such path or method, a body it cannot decode).
 
@@ -24,7 +24,7 @@ from fastapi.utils import is_body_allowed_for_status_code
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.refusal import Refusal
+from app.web.refusal import Refusal
 
 MAX_ERRORS = 10  # field errors listed in one 422; the rest are counted in `errors_not_shown`
 ECHO_CHARS = 200  # about how much of an offending input a field error repeats
