@@ -18,7 +18,6 @@ The goal (issue 12): nothing within the limits takes more than 1 s or 100 MiB of
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import statistics
 import sys
@@ -34,6 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.core.attention import apply_mask, softmax  # noqa: E402
 from bench.common import rss_kib  # noqa: E402
+from tools.inprocess import npy  # noqa: E402
 from tools.serving import served  # noqa: E402
 
 JSON = {"content-type": "application/json"}
@@ -59,12 +59,6 @@ def made_up(words: int, run: int) -> str:
 
 def compact(value: object) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
-
-
-def npy(array: np.ndarray) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=False)
-    return buffer.getvalue()
 
 
 def causal(shape: tuple[int, ...], run: int, dtype: type = np.float32, mask: str = "neg_inf") -> np.ndarray:

@@ -43,6 +43,7 @@ def test_every_layer_in_the_enum_is_answered(client: TestClient) -> None:
     for layer in LAYER_CHOICES:
         response = client.get("/api/real-attention", params={"layer": layer, "sentence": "a dog"})
         assert response.status_code == 200, layer
+        assert response.json()["tokens"] == ["[CLS]", "a", "dog", "[SEP]"], layer
 
 
 @pytest.mark.parametrize(

@@ -258,6 +258,8 @@ def test_nasty_sentences_are_answered(client: TestClient, sentence: str) -> None
 def test_undecodable_bytes_are_never_a_500(client: TestClient, query: str) -> None:
     response = client.get(f"{URL}?{query}")
     assert response.status_code in (200, 422), response.text
+    answer = response.json()
+    assert answer["detail"] if response.status_code == 422 else answer["tokens"][0] == "[CLS]"
 
 
 @pytest.mark.usefixtures("installed")
