@@ -11,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core import matrix_files
-from app.core.diagnostics import MatrixError, diagnose
-from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, file_type, read_matrix
+from app.core.diagnosis_limits import FileError, MatrixError, UnsupportedFileType
+from app.core.diagnostics import diagnose
+from app.core.head_blocks import NPY_HEADER_BYTES
+from app.core.matrix_files import file_too_large, file_type, read_matrix
 from tools.inprocess import traced_peak
 
 
@@ -125,7 +127,7 @@ def test_an_npy_header_claiming_more_bytes_than_numpy_writes_is_refused_before_t
     peak = traced_peak(lambda: messages.append(refused("w.npy", data)))
     assert messages[0] == (
         f"the .npy header cannot be read: it claims {claim:,} bytes; numpy writes at most "
-        f"{matrix_files.NPY_HEADER_BYTES:,}"
+        f"{NPY_HEADER_BYTES:,}"
     )
     assert peak < 2**20  # the 4 MB that follow the field are never read
 

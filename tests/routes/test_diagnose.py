@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.attention import apply_mask, softmax
-from app.core.diagnostics import LISTED_HEADS, MAX_HEADS
+from app.core.diagnosis_limits import MAX_HEADS
+from app.core.diagnostics import LISTED_HEADS
+from app.core.masks import apply_mask, softmax
 
 LIMIT = 2 * 1024 * 1024
 MISSING = {"detail": 'no file: send the attention weights as multipart/form-data in a field named "file"'}
