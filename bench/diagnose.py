@@ -38,7 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from app.core.diagnostics import diagnose_blocks  # noqa: E402
-from app.core.matrix_files import npy_blocks, npy_layout  # noqa: E402
+from app.core.head_blocks import npy_blocks, npy_layout  # noqa: E402
 from app.main import create_app  # noqa: E402
 from tools.inprocess import npy, traced_peak, upload_scope  # noqa: E402
 

@@ -31,7 +31,7 @@ import httpx
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.core.attention import apply_mask, softmax  # noqa: E402
+from app.core.masks import apply_mask, softmax  # noqa: E402
 from bench.common import rss_kib  # noqa: E402
 from tools.inprocess import npy  # noqa: E402
 from tools.serving import served  # noqa: E402

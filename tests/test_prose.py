@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.core.accounting import head_accounting
-from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
+from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
@@ -216,7 +216,7 @@ def test_the_api_doc_gives_the_uploads_pace_and_parts() -> None:
 
 
 def test_the_api_doc_gives_the_row_sum_tolerances() -> None:
-    from app.core.diagnostics import ROW_SUM_TOLERANCE
+    from app.core.head_signatures import ROW_SUM_TOLERANCE
 
     assert (
         f"(by more than {ROW_SUM_TOLERANCE:g}, or twice what rounding to float16 or bfloat16 can do" in API_MD
@@ -277,8 +277,8 @@ def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() ->
 
 
 def test_the_api_docs_signature_table_is_the_codes() -> None:
-    """One table of the diagnosis's signatures, in app/core/diagnostics.py; docs/api.md's is the same, row for
-    row, and names every signature the code can give."""
+    """One table of the diagnosis's signatures, in app/core/head_signatures.py; docs/api.md's is the same, row
+    for row, and names every signature the code can give."""
     rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \|$", API_MD, flags=re.M)
     table = {name: (shows, code) for name, shows, code in rows if name in SIGNATURES}
     assert set(SIGNATURE_RULES) == set(SIGNATURES)

@@ -405,7 +405,7 @@ def _norm_row(x: FloatArray, gain: FloatArray, bias: FloatArray) -> FloatArray:
 
 
 def _softmax(z: FloatArray, out: FloatArray | None = None) -> FloatArray:
-    """softmax (app/core/attention.py) over the last axis, written into ``out`` if given:
+    """softmax (app/core/masks.py) over the last axis, written into ``out`` if given:
     exp(z − max z) / Σ exp(z − max z). The scores here are always finite, so the reference's guard for a
     row of −∞ is left out."""
     e = np.exp(z - _max(z, axis=-1, keepdims=True))

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import APIRouter, Query, Response
 
-from app.core.attention import ATTENTION_MODES, ZOO_MODES
 from app.core.diagnostics import diagnose, future_share
 from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
+from app.core.masks import ATTENTION_MODES, ZOO_MODES
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.figures import number
 from app.models.lm_grammar import WORD_CLASS, fits, grammatical
@@ -99,7 +99,7 @@ def generated(request: GenerateRequest, models: TinyLMs) -> GenerateResponse:
 
 MASK_DESCRIPTION = (
     "the mask every layer applies in this pass: none, neg_inf or zero, or one of the mask bug zoo's "
-    f"{', '.join(ZOO_MODES)} (app/core/attention.py); by default the one the model was trained with (figure "
+    f"{', '.join(ZOO_MODES)} (app/core/masks.py); by default the one the model was trained with (figure "
     f"{number('mask-lab')} runs the neg_inf model under each)"
 )
 

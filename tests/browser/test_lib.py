@@ -299,7 +299,7 @@ def test_a_json_or_csv_upload_is_read_in_the_page_as_the_server_reads_it(run_in_
 
 
 def test_the_pages_fingerprint_legend_names_every_signature_the_server_gives(run_in_page):
-    from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
+    from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
 
     names = run_in_page(
         """async () => Object.keys((await import("/static/js/figures/interview/diagnosis.js")).MARKS)"""

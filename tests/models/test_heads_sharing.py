@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.core.attention import MASK_MODES, multi_head_attention, valid_head_counts
+from app.core.attention import multi_head_attention, valid_head_counts
+from app.core.masks import MASK_MODES
 from app.models.heads import (
     SHARED_FILE,
     VALID_HEADS,

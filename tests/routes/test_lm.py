@@ -348,7 +348,7 @@ def test_a_models_attention_is_diagnosed_in_one_trip(
 def test_every_masks_attention_comes_in_one_answer_equal_to_each_masks_own(client: TestClient) -> None:
     """/api/lm/attention/masks: the mask lab's one request per sentence holds, for every mask a pass may
     apply, exactly what /api/lm/attention answers under that mask."""
-    from app.core.attention import ATTENTION_MODES
+    from app.core.masks import ATTENTION_MODES
 
     params = {"model": "neg_inf", "sentence": DECODER_SENTENCE}
     response = client.get("/api/lm/attention/masks", params=params)

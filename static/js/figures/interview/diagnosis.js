@@ -19,7 +19,7 @@ import { clear, r1, svg, svgText } from "../../lib/svg.js";
 import { grouped, pct } from "./names.js";
 
 /** Each fingerprint the server names, its one-letter mark on the grid (what it means, the page's data says:
- * app/core/diagnostics.py SIGNATURE_RULES, given to `useSignatureTexts`). */
+ * app/core/head_signatures.py SIGNATURE_RULES, given to `useSignatureTexts`). */
 export const MARKS = {
   causal: "",
   zero_fill: "0",
