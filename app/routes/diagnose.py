@@ -32,7 +32,7 @@ from app.core.matrix_files import (
     read_weights,
 )
 from app.deps import SettingsDep
-from app.schemas import DiagnoseResponse
+from app.schemas.diagnose import DiagnoseResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import refusal_doc
 from app.web.multipart import TOKENS_BYTES, Upload, read_upload

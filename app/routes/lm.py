@@ -28,8 +28,8 @@ from app.models.tiny_lm import (
 )
 from app.models.word_pieces import PREFIX, plain
 from app.routes.diagnose import response as diagnosis_answer
-from app.schemas import (
-    DiagnoseResponse,
+from app.schemas.diagnose import DiagnoseResponse
+from app.schemas.lm import (
     GenerateRequest,
     GenerateResponse,
     LanguageModelAttentionMasksResponse,
