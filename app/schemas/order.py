@@ -2,9 +2,15 @@
 
 from pydantic import BaseModel, Field
 
+from app.figures import number
+
 
 class OrderResponse(BaseModel):
-    """Figure 9: a sentence and a permutation of it, through figure 1's layer with or without positions."""
+    # The docstring, as an assignment: the figure numbers come from the registry, and a docstring cannot.
+    __doc__ = (
+        f"Figure {number('order')}: a sentence and a permutation of it, through "
+        f"figure {number('heads-dial')}'s layer with or without positions."
+    )
 
     tokens: list[str]
     positional: bool = Field(description="whether the words' inputs carry their position code")

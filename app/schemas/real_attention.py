@@ -2,7 +2,10 @@
 
 from pydantic import BaseModel, Field
 
+from app.figures import number
 from app.schemas.common import RelationName
+
+DIAL, REAL = number("heads-dial"), number("real-heads")  # the figures the descriptions name
 
 
 class RealBest(BaseModel):
@@ -15,18 +18,18 @@ class RealRelation(BaseModel):
     name: RelationName
     targets: list[tuple[int, int]] = Field(
         description="pairs [i, j] of WORD indices (into words): word i should attend to word j, by "
-        "figure 1's rules; punctuation marks take part in no pair"
+        f"figure {DIAL}'s rules; punctuation marks take part in no pair"
     )
     scores: list[list[float]] | None = Field(
         description="[layer][head], all layers and heads: the mean word-level weight of word i on word j "
         "over the targets, on the words alone: [CLS] and [SEP] left out and each row renormalised, as figure "
-        "10 draws with Hide [CLS] and [SEP] (null when the sentence has no pair for this relation)"
+        f"{REAL} draws with Hide [CLS] and [SEP] (null when the sentence has no pair for this relation)"
     )
     best: RealBest | None = Field(description="the head with the highest of scores (null without targets)")
     scores_with_markers: list[list[float]] | None = Field(
         description="[layer][head]: the same mean, on the attention as the model gives it, [CLS] and [SEP] "
-        "kept in every row (no renormalising), as figure 10 draws by default: the share of word i's whole "
-        "row that lands on word j (null without targets)"
+        f"kept in every row (no renormalising), as figure {REAL} draws by default: the share of word i's "
+        "whole row that lands on word j (null without targets)"
     )
     best_with_markers: RealBest | None = Field(
         description="the head with the highest of scores_with_markers (null without targets)"
