@@ -1,6 +1,6 @@
 """POST /api/diagnose and GET /api/lm/diagnose: an attention array checked head by head for mask bugs."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -47,13 +47,23 @@ class DiagnoseHead(BaseModel):
     entropy: float | None = Field(description=f"mean of -Σ_j w_ij log w_ij in nats, {VALID_ROWS}")
 
 
+def heads_whose(verdict: DiagnoseVerdict) -> Any:
+    """A layer's count of the heads given `verdict`: the field, with its description."""
+    return Field(description=f'heads of the layer whose verdict is "{verdict}"')
+
+
+def heads_with(signature: DiagnoseSignature, note: str = "") -> Any:
+    """A layer's count of the heads that carry `signature`: the field, with its description."""
+    return Field(description=f'heads with the signature "{signature}"{note}')
+
+
 class DiagnoseLayer(BaseModel):
     layer: int = Field(description="the layer, an array index from 0 (named from 1 to readers)")
     heads: int = Field(description="heads in the layer")
-    leaking: int = Field(description='heads of the layer whose verdict is "leaks"')
-    zero_fill: int = Field(description='heads with the signature "zero_fill" (the ×0 bug)')
-    unmasked: int = Field(description='heads with the signature "unmasked"')
-    broken: int = Field(description='heads of the layer whose verdict is "broken"')
+    leaking: int = heads_whose("leaks")
+    zero_fill: int = heads_with("zero_fill", " (the ×0 bug)")
+    unmasked: int = heads_with("unmasked")
+    broken: int = heads_whose("broken")
     max_future: float = Field(description="the largest max_future of the layer's heads; 0.0 when none leaks")
 
 

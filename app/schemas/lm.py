@@ -1,6 +1,6 @@
 """/api/lm/...: the tiny language models, their samples, their attention under any mask, their predictions."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -168,11 +168,17 @@ class NextWordReading(BaseModel):
     loss: float = Field(description="mean over positions of −ln target_probability (nats), as in training")
 
 
+def recorded(loss: Literal["training", "validation"]) -> Any:
+    """A final loss copied from the model's stored training record (LanguageModelRecord): the field, with its
+    description."""
+    return Field(description=f"the stored training record's final {loss} loss")
+
+
 class LanguageModelPredictions(BaseModel):
     model: LanguageModelName
     label: str
-    final_train: float = Field(description="the stored training record's final training loss")
-    final_validation: float = Field(description="the stored training record's final validation loss")
+    final_train: float = recorded("training")
+    final_validation: float = recorded("validation")
     validation_gap: float = Field(description="final_validation − final_train: large when a model overfits")
     teacher_forced: NextWordReading = Field(
         description="the whole sentence is the input, as in training and validation (the mask decides what "
