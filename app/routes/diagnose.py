@@ -17,7 +17,7 @@ from app.core.diagnostics import LISTED_HEADS, Diagnosis, diagnose, diagnose_blo
 from app.core.head_blocks import npy_blocks, npy_layout
 from app.core.matrix_files import TOKEN_CHARS, check_tokens, parse_tokens, read_weights
 from app.deps import SettingsDep
-from app.schemas import DiagnoseResponse
+from app.schemas.diagnose import DiagnoseResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import refusal_doc
 from app.web.multipart import TOKENS_BYTES, Upload, read_upload

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from app.core.custom_heads import HeadMatrices, custom_attention
-from app.schemas import CustomAttentionRequest, CustomAttentionResponse
+from app.schemas.head_lab import CustomAttentionRequest, CustomAttentionResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import BODY_TOO_LARGE, refusal_doc
 from app.web.offload import computed

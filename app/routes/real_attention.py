@@ -25,7 +25,7 @@ from app.models.real_bert import (
     packaged_model_dir,
     parse_layer,
 )
-from app.schemas import RealAttentionResponse, RealModelStatus
+from app.schemas.real_attention import RealAttentionResponse, RealModelStatus
 from app.web.answers import json_bytes
 from app.web.errors import refusal_doc
 from app.web.offload import Batches, batches_of, kept

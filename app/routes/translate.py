@@ -15,7 +15,7 @@ from app.models.translator import (
     Translation,
     TranslatorModel,
 )
-from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
+from app.schemas.translate import TranslateRequest, TranslateResponse, TranslatorAbout
 from app.web.answers import json_bytes
 from app.web.errors import BODY_TOO_LARGE, ErrorAnswer
 from app.web.offload import Batches, batches_of, computed, kept

@@ -11,23 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core import matrix_files
-<<<<<<< HEAD
-from app.core.diagnostics import MatrixError, diagnose
-from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, file_type, read_matrix
-from tools.inprocess import npy, traced_peak
-=======
 from app.core.diagnosis_limits import FileError, MatrixError, UnsupportedFileType
 from app.core.diagnostics import diagnose
 from app.core.head_blocks import NPY_HEADER_BYTES
 from app.core.matrix_files import file_too_large, file_type, read_matrix
-from tools.inprocess import traced_peak
-
-
-def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=allow_pickle)
-    return buffer.getvalue()
->>>>>>> core
+from tools.inprocess import npy, traced_peak
 
 
 def refused(name: str, data: bytes, kind: type[FileError] = FileError) -> str:

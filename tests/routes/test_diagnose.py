@@ -10,15 +10,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-<<<<<<< HEAD
-from app.core.attention import apply_mask, softmax
-from app.core.diagnostics import LISTED_HEADS, MAX_HEADS
-from tools.inprocess import npy
-=======
 from app.core.diagnosis_limits import MAX_HEADS
 from app.core.diagnostics import LISTED_HEADS
 from app.core.masks import apply_mask, softmax
->>>>>>> core
+from tools.inprocess import npy
 
 LIMIT = 2 * 1024 * 1024
 MISSING = {"detail": 'no file: send the attention weights as multipart/form-data in a field named "file"'}
