@@ -29,7 +29,7 @@ WIDTH = 110
 
 HEADER = """\
 # schemathesis, the OpenAPI fuzzer: tests/test_fuzz.py runs it in process with every check, and the same
-# configuration serves a run against the real server (README, "Fuzzing the API").
+# configuration serves a run against the real server (docs/api.md, "Fuzzing the API").
 #
 # Written by `python -m tools.fuzz_config` from the app's OpenAPI document; edit the routes' documented 4xx
 # (their `responses=`), not this file. positive_data_acceptance expects a request that the document calls
