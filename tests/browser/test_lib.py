@@ -302,6 +302,6 @@ def test_the_pages_fingerprint_legend_names_every_signature_the_server_gives(run
     from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
 
     names = run_in_page(
-        """async () => Object.keys((await import("/static/js/figures/interview/diagnosis.js")).MARKS)"""
+        """async () => Object.keys((await import("/static/js/figures/interview/signatures.js")).MARKS)"""
     )
     assert sorted(names) == sorted(SIGNATURES) == sorted(SIGNATURE_RULES)
