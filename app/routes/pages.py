@@ -17,7 +17,7 @@ from app.core.accounting import head_accounting
 from app.core.head_signatures import SIGNATURE_RULES
 from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
-from app.figures import BY_SLUG, NUMBERS, number, present
+from app.figures import BY_SLUG, FIGURES, NUMBERS, number, present
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
 from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
@@ -208,7 +208,15 @@ def article_data(settings: Settings) -> dict[str, Any]:
         # how figure 7's diagnosis names each signature (the one table, app/core/head_signatures.py)
         "signatureTexts": {name: page for name, (_, _, page) in SIGNATURE_RULES.items()},
         "figures": NUMBERS,  # every figure's number, for browser code that names another figure
+        "widgets": widget_modules(),
     }
+
+
+def widget_modules() -> dict[str, str]:
+    """The versioned address of each figure's module ({slug: url}), which static/js/main.js imports to start
+    the figure: every figure of app/figures.py that has one, found where its slug says."""
+    site = get_static_site()
+    return {f.slug: site.url(path) for f in FIGURES if (path := f.module(site.assets)) is not None}
 
 
 # ---- one figure alone: /figure/<name>, and ?embed=1 for slides ----------------------------------------
