@@ -33,23 +33,29 @@ from app.web.stored_answers import answers_version, revalidated
 
 router = APIRouter(tags=["pages"])
 SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it
-# Every attention mode's two names, the one table of them: its radio's label (the head lab's three masks, the
-# mask lab's masks and bugs) and the short name the mask lab's sentences give it.
-MODE_NAMES: dict[AttentionMode, tuple[str, str]] = {
-    "none": ("no mask", "no mask"),
-    "neg_inf": ("−∞", "−∞"),
-    "zero": ("×0", "×0"),
-    "hides_self": ("off by one: hides itself", "hides itself"),
-    "next_word": ("off by one: next word", "next word"),
-    "transposed": ("transposed", "transposed"),
-    "after_softmax": ("after softmax", "after softmax"),
-    "additive": ("+1 added", "+1 added"),
+# Every attention mode's name, the one table of them: the mask lab's sentences say it, and a radio (the head
+# lab's three masks, the mask lab's masks and bugs) shows it, after "off by one: " for the two bugs that are.
+MODE_NAMES: dict[AttentionMode, str] = {
+    "none": "no mask",
+    "neg_inf": "−∞",
+    "zero": "×0",
+    "hides_self": "hides itself",
+    "next_word": "next word",
+    "transposed": "transposed",
+    "after_softmax": "after softmax",
+    "additive": "+1 added",
 }
+OFF_BY_ONE: tuple[AttentionMode, ...] = ("hides_self", "next_word")
+
+
+def mode_label(mode: AttentionMode) -> str:
+    """The label of ``mode``'s radio."""
+    return f"off by one: {MODE_NAMES[mode]}" if mode in OFF_BY_ONE else MODE_NAMES[mode]
 
 
 def mode_options(modes: tuple[AttentionMode, ...]) -> list[tuple[str, str]]:
     """(value sent to the server, the radio's label) of each of ``modes``, for a template's radios."""
-    return [(mode, MODE_NAMES[mode][0]) for mode in modes]
+    return [(mode, mode_label(mode)) for mode in modes]
 
 
 def _formula(name: str) -> Markup:
@@ -221,8 +227,8 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "lmMaxChars": LM_MAX_CHARS,
         "lmReadingSentence": LM_READING_SENTENCE,
         "maskLab": mask_lab_decoder(),
-        # every mode the decoders run under (app/core/attention.py), in order, with its short name
-        "maskModes": [{"mode": mode, "name": MODE_NAMES[mode][1]} for mode in ATTENTION_MODES],
+        # every mode the decoders run under (app/core/masks.py), in order, with its name
+        "maskModes": [{"mode": mode, "name": MODE_NAMES[mode]} for mode in ATTENTION_MODES],
         "capacity": capacity_curve(),
         "sharing": sharing_record(),
         "ambiguousWords": ambiguous_words(),

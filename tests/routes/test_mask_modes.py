@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.core.masks import ATTENTION_MODES, MASK_MODES, ZOO_MODES
-from app.routes.pages import MODE_NAMES
+from app.routes.pages import MODE_NAMES, mode_label
 
 PAGE_DATA = re.compile(r'<script type="application/json" id="page-data">(.*?)</script>', re.S)
 # A JS array literal of quoted strings, and the strings in it.
@@ -31,7 +31,7 @@ def test_the_page_data_lists_every_mode_in_order(client: TestClient) -> None:
     for path in ("/", "/figure/mask-lab"):
         modes = page_data(client.get(path).text)["maskModes"]
         assert [m["mode"] for m in modes] == list(ATTENTION_MODES), path
-        assert [m["name"] for m in modes] == [MODE_NAMES[mode][1] for mode in ATTENTION_MODES], path
+        assert [m["name"] for m in modes] == [MODE_NAMES[mode] for mode in ATTENTION_MODES], path
 
 
 def test_the_mask_labs_radios_are_the_modes_in_order(client: TestClient) -> None:
@@ -39,7 +39,8 @@ def test_the_mask_labs_radios_are_the_modes_in_order(client: TestClient) -> None
     radios = re.findall(r'name="mask-lab-mode" value="([a-z_]+)"', html)
     assert radios == list(ATTENTION_MODES)
     labels = re.findall(r'name="mask-lab-mode" value="[a-z_]+"[^>]*><span>([^<]+)</span>', html)
-    assert labels == [MODE_NAMES[mode][0] for mode in ATTENTION_MODES]
+    assert labels == [mode_label(mode) for mode in ATTENTION_MODES]
+    assert labels[3:5] == ["off by one: hides itself", "off by one: next word"]
     head_lab = client.get("/figure/head-lab").text
     assert re.findall(r'name="head-lab-mask" value="([a-z_]+)"', head_lab) == list(MASK_MODES)
 
