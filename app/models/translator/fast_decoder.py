@@ -1,5 +1,5 @@
-"""The translator's fast path, which serving runs: ``Translator``'s greedy decoding (app/models/translator/
-network.py) with as few numpy calls as it allows, one sentence at a time (``greedy``) or several in step
+"""The translator's fast path, which serving runs: the greedy decoding of ``Translator`` (network.py here)
+with as few numpy calls as it allows, one sentence at a time (``greedy``) or several in step
 (``greedy_many``), in float64 or float32.
 
 The arithmetic is the readable path's, in its order; what is taken out is the validation, the kept
