@@ -111,7 +111,7 @@ CASES: dict[str, Send] = {
     "/api/real-attention, 128 pieces, layer=all": get(
         "/api/real-attention", lambda run: {"sentence": sentence(60, run) + " ," * 60, "layer": "all"}
     ),
-    # past 30 words the translator refuses before decoding (app/models/translator.py TRAINED_MAX_WORDS)
+    # past 30 words the translator refuses before decoding (app/models/translator/words.py TRAINED_MAX_WORDS)
     "/api/translate, 30 words": post("/api/translate", lambda run: compact({"sentence": sentence(30, run)})),
     "/api/translate, 64 words (refused)": post(
         "/api/translate", lambda run: compact({"sentence": sentence(64, run)})

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.models.heads import VALID_HEADS
-from app.models.real_bert import LAYER_CHOICES
+from app.models.real_bert.answer import LAYER_CHOICES
 from app.routes.pages import figure_names
 from tests.optional import require_real_model
 

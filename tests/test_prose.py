@@ -22,7 +22,7 @@ from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
-from app.models.translator import FLOAT32_MAPS
+from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
 from training.parallel_corpus import NOVEL_NEGATED
@@ -202,7 +202,7 @@ def test_the_api_doc_names_every_refusal_status_the_api_documents(client: TestCl
 
 
 def test_the_api_doc_gives_how_many_unknown_words_get_close_words() -> None:
-    from app.models.translator import SUGGESTED_AT_MOST
+    from app.models.translator.words import SUGGESTED_AT_MOST
 
     assert f"for the first {SUGGESTED_AT_MOST} unknown words only" in re.sub(r"\s+", " ", API_MD)
 
@@ -225,7 +225,8 @@ def test_the_api_doc_gives_the_row_sum_tolerances() -> None:
 
 def test_the_figures_doc_counts_the_translators_words_without_its_special_tokens() -> None:
     """The figures' doc said 515 and 782, which counted <pad>, <s> and </s> as words."""
-    from app.models.translator import SPECIALS, get_translator
+    from app.models.translator.committed import get_translator
+    from app.models.translator.words import SPECIALS
 
     translator = get_translator().translator
     english = len([w for w in translator.source_vocabulary if w not in SPECIALS])

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.models.translator import TRAINED_MAX_WORDS
+from app.models.translator.words import TRAINED_MAX_WORDS
 from tests.browser.conftest import watched
 from tests.browser.generator_arcs import assert_cross_arcs, assert_self_arcs, drawing
 from tests.browser.pages import STALE, open_figure, query_params, sideways_scroll, texts_of, too_small

@@ -3,17 +3,10 @@
 import numpy as np
 import pytest
 
-from app.models.translator import (
-    BOS,
-    TRAINED_MAX_WORDS,
-    UNREAD_BELOW,
-    Step,
-    Translation,
-    TranslatorModel,
-    get_translator,
-    readings,
-    unread,
-)
+from app.models.translator.committed import TranslatorModel, get_translator
+from app.models.translator.omissions import UNREAD_BELOW, readings, unread
+from app.models.translator.steps import Step, Translation
+from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.web.refusal import Refusal, UnknownWords
 from training.evaluation import alignment_hits, measure, unread_measured
 from training.french_lexicon import english_kinds

@@ -7,14 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from app.models.translator import (
-    FLOAT32_MAPS,
-    MAX_STEPS,
-    TRAINED_MAX_WORDS,
-    Translation,
-    TranslatorModel,
-    get_translator,
-)
+from app.models.translator.committed import TranslatorModel, get_translator
+from app.models.translator.network import FLOAT32_MAPS
+from app.models.translator.steps import MAX_STEPS, Translation
+from app.models.translator.words import TRAINED_MAX_WORDS
 from app.web.refusal import UnknownWords
 from training.parallel_corpus import HELDOUT_SEED, NOVEL_SEED, distinct_pairs
 
