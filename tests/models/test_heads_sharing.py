@@ -16,7 +16,6 @@ from app.models.heads import (
     WEIGHTS_FILE,
     RelationHeads,
     as_multi_head,
-    get_relation_heads,
     kv_head_of,
 )
 from app.models.relations import D_MODEL
@@ -31,9 +30,7 @@ SHARED = [(e["heads"], e["kv_heads"]) for e in RECORD["layers"] if e["kv_heads"]
 SENTENCE = "the bat flew out of the cave and the dog barked".split()
 
 
-@pytest.fixture(scope="module")
-def model() -> RelationHeads:
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def test_query_heads_read_their_groups_key_value_head() -> None:

@@ -48,10 +48,7 @@ def model_dir() -> Path | None:
     return directory if directory is not None else packaged_model_dir()
 
 
-@pytest.fixture(scope="module")
-def model() -> RealBert:
-    require_real_model()
-    return load_real_bert(get_settings().real_model_dir)
+MODEL = "real model"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 # ---- no model needed ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from app.models.translator.committed import TranslatorModel, get_translator
+from app.models.translator.committed import TranslatorModel
 from app.models.translator.omissions import UNREAD_BELOW, readings, unread
 from app.models.translator.steps import Step, Translation
 from app.models.translator.words import BOS, TRAINED_MAX_WORDS
@@ -23,9 +23,7 @@ HELDOUT_SAMPLE = 150
 NEGATED_FLOOR = 0.82  # negated_pairs' exact match as measured (the goal, 0.95, is not met)
 
 
-@pytest.fixture(scope="module")
-def model() -> TranslatorModel:
-    return get_translator()
+MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def test_shapes_of_the_encoder_and_of_a_step(model: TranslatorModel) -> None:

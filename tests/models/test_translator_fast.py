@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from app.models.translator.committed import TranslatorModel, get_translator
+from app.models.translator.committed import TranslatorModel
 from app.models.translator.network import FLOAT32_MAPS
 from app.models.translator.steps import MAX_STEPS, Translation
 from app.models.translator.words import TRAINED_MAX_WORDS
@@ -20,9 +20,7 @@ ATTENTION_TOLERANCE = 1e-12
 LOGIT_TOLERANCE = 1e-10
 
 
-@pytest.fixture(scope="module")
-def model() -> TranslatorModel:
-    return get_translator()
+MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def longest_sentences(pool: list[list[str]], count: int, length: int) -> list[list[str]]:
