@@ -30,7 +30,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.models.grammar.tagging import AUXILIARY_LEMMAS
-from app.models.lexicon import FIELDS, LEXICON, Entry
+from app.models.lexicon import LEXICON
+from app.models.lexicon_entries import FIELDS, Entry
 from app.models.relations import FIELD_DIM
 
 DEFAULT_SENTENCE = ("the", "river", "bank", "was", "steep")

@@ -34,7 +34,8 @@ from numpy.typing import NDArray
 
 from app.models.grammar import parse
 from app.models.grammar.reading import read
-from app.models.lexicon import POS_TAGS, inflected, lookup
+from app.models.lexicon import inflected, lookup
+from app.models.lexicon_entries import POS_TAGS
 
 D_MODEL = 48
 RELATIONS: tuple[str, ...] = ("meaning", "grammar", "position")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from app.models.lexicon import LEXICON, entry_for, lookup, normalise
+from app.models.lexicon import LEXICON, entry_for, lookup
+from app.models.lexicon_entries import normalise
 
 _NEGATED_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "be"}
 _NOMINAL = frozenset({"noun", "adj", "num"})
