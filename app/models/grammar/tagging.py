@@ -7,8 +7,6 @@ construction (the conventions are in the package docstring, app/models/grammar/_
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.models.grammar.reading import Reading, can_be, nominal, read
 from app.models.lexicon import LEXICON
 
@@ -32,54 +30,35 @@ _TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
 _MODALS = _TAKES_A_PLAIN_VERB - {"do"}
 
 
-@dataclass(frozen=True, slots=True)
 class _Place:
     """Word i as the tagger meets it, left to right: its reading, its neighbours', and the tags so far."""
 
-    reads: list[Reading]
-    pos: list[str]  # parts of speech, settled for the words before i
-    role: list[str]  # roles, likewise
-    i: int
-    r: Reading
-    prev: str  # the part of speech of the word before ("" for the first word)
-    prev_r: Reading | None
-    nxt: Reading | None
-    after: Reading | None  # the word after the next
-    governor: str  # the role of the word before, skipping adverbs ("aux", "inf", ...)
-    governor_lemma: str
-    inside_phrase: bool  # after a determiner or number, or an adjective that follows one
-    has_verb: bool  # a verb since the clause's last boundary
-    asked: bool  # the sentence opened with do or a modal ("did the dog ...") and awaits its main verb
+    __slots__ = (
+        "reads", "pos", "role", "i", "r", "prev", "prev_r", "nxt", "after", "governor", "governor_lemma",
+        "inside_phrase", "has_verb", "asked",
+    )  # fmt: skip
 
-    @classmethod
-    def at(
-        cls, reads: list[Reading], pos: list[str], role: list[str], i: int, has_verb: bool, asked: bool
-    ) -> _Place:
+    def __init__(
+        self, reads: list[Reading], pos: list[str], role: list[str], i: int, has_verb: bool, asked: bool
+    ) -> None:
         n = len(reads)
-        prev = pos[i - 1] if i else ""
+        self.reads, self.pos, self.role, self.i = reads, pos, role, i  # pos, role: settled before word i
+        self.r = reads[i]
+        self.prev = prev = pos[i - 1] if i else ""  # the part of speech of the word before
+        self.prev_r = reads[i - 1] if i else None
+        self.nxt = reads[i + 1] if i + 1 < n else None
+        self.after = reads[i + 2] if i + 2 < n else None  # the word after the next
         # The word before, skipping adverbs: does an auxiliary, "to", or a determiner govern this one?
         j = i - 1
         while j >= 0 and pos[j] == "adv" and role[j] == "":
             j -= 1
-        inside_phrase = prev in ("det", "num") or (
+        self.governor = role[j] if j >= 0 else ""  # its role ("aux", "inf", ...)
+        self.governor_lemma = reads[j].lemma if j >= 0 else ""
+        self.inside_phrase = prev in ("det", "num") or (
             prev == "adj" and i >= 2 and pos[i - 2] in ("det", "adj", "num", "adv", "prep")
-        )
-        return cls(
-            reads,
-            pos,
-            role,
-            i,
-            reads[i],
-            prev,
-            prev_r=reads[i - 1] if i else None,
-            nxt=reads[i + 1] if i + 1 < n else None,
-            after=reads[i + 2] if i + 2 < n else None,
-            governor=role[j] if j >= 0 else "",
-            governor_lemma=reads[j].lemma if j >= 0 else "",
-            inside_phrase=inside_phrase,
-            has_verb=has_verb,
-            asked=asked,
-        )
+        )  # after a determiner or number, or an adjective that follows one
+        self.has_verb = has_verb  # a verb since the clause's last boundary
+        self.asked = asked  # the sentence opened with do or a modal ("did the dog ...") and awaits its verb
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -303,7 +282,12 @@ _KNOWN_WORD_RULES = (
 def _tag_known(w: _Place) -> tuple[str, str]:
     """A listed word's part of speech and role: the first rule that applies, or the lexicon's part of speech;
     a verb that is an auxiliary or modal by its lemma and has no other role gets the role "aux"."""
-    p, rl = next((found for rule in _KNOWN_WORD_RULES if (found := rule(w)) is not None), (w.r.pos, ""))
+    p, rl = w.r.pos, ""
+    for rule in _KNOWN_WORD_RULES:
+        found = rule(w)
+        if found is not None:
+            p, rl = found
+            break
     if p == "verb" and rl == "" and w.r.lemma in AUXILIARY_LEMMAS:
         rl = "aux"
     return p, rl
@@ -412,7 +396,7 @@ def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
     verb_since_boundary = False
     asked = False  # the sentence opened with do or a modal ("did the dog ...") and awaits its main verb
     for i, r in enumerate(reads):
-        w = _Place.at(reads, pos, role, i, verb_since_boundary, asked)
+        w = _Place(reads, pos, role, i, verb_since_boundary, asked)
         p, rl = _tag_known(w) if r.known else (_guess_from_neighbours(w), "")
         p = _settle(w, p)
         pos[i], role[i] = p, rl
