@@ -1,4 +1,4 @@
-"""Step 4 of the parser: each clause's grammar pairs, the links between clauses, and the partners a second
+"""The parser's last step: each clause's grammar pairs, the links between clauses, and the partners a second
 conjunct shares with the first.
 
 Every construction of the package docstring (app/models/grammar/__init__.py) has its own function here: the
