@@ -29,8 +29,10 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
-from app.models.lexicon import FIELDS, LEXICON, Entry
-from app.models.relations import AUXILIARY_LEMMAS, FIELD_DIM
+from app.models.grammar.tagging import AUXILIARY_LEMMAS
+from app.models.lexicon import LEXICON
+from app.models.lexicon_entries import FIELDS, Entry
+from app.models.relations import FIELD_DIM
 
 DEFAULT_SENTENCE = ("the", "river", "bank", "was", "steep")
 HELD_OUT_PERCENT = 15  # content words, by dictionary form, that training never sees

@@ -34,7 +34,7 @@ import torch
 
 from app.core.attention import valid_head_counts
 from app.models.heads import PROJECTIONS, Layer, RelationHeads
-from app.models.lexicon import FIELDS
+from app.models.lexicon_entries import FIELDS
 from app.models.relations import D_MODEL, RELATIONS, SIGNATURE_DIM, SIGNATURE_SLICE, analyse, features
 from app.models.verdicts import THRESHOLDS
 from training.command import command_line

@@ -29,102 +29,34 @@ it, written by hand from the senses alone (``_add_sense_cues`` says how they ent
 
 Everything is expanded into ``Entry`` records once, at import, and checked (one entry per word, known tags
 and fields, plural nouns whose singular exists, well-formed side topics) so that a typo fails loudly instead
-of silently skewing the data.
-
-Verb notation, used in the field blocks and the ambiguous table:
-
-* ``walk``               regular: walked / walks
-* ``swim:swam``          irregular past, regular present: swam / swims
-* ``fly:flew:flies``     both forms spelled out (only needed where the rule below would go wrong)
-* a leading ``+``        marks a transitive verb (``+sell:sold`` -> "the farmer sold the horse")
-
-Plural notation: ``rivers`` is the plural of ``river`` (drop the final s); anything else is written
-``singular:plural`` (``foot:feet``, ``bus:buses``).
+of silently skewing the data. The ``Entry`` record, the checks and the notations the data is written in
+(a verb's forms, a plural) are in app/models/lexicon_entries.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-import string
 import tomllib
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
-POS_TAGS: tuple[str, ...] = ("noun", "verb", "adj", "adv", "det", "pron", "prep", "conj", "num")
-
-FIELDS: tuple[str, ...] = (
-    "water",
-    "money",
-    "land",
-    "animal",
-    "sport",
-    "music",
-    "food",
-    "weather",
-    "plant",
-    "body",
-    "building",
-    "people",
-    "tool",
-    "technology",
-    "fire",
-    "time",
-    "travel",
-    "school",
-    "clothing",
-    "space",
-    "law",
-    "army",
+from app.models.lexicon_entries import (
+    CONTENT_POS,
+    FIELDS,
+    POS_TAGS,
+    Entry,
+    block_entries,
+    check,
+    guess,
+    normalise,
+    plural_entry,
+    read_sense_cues,
+    stems,
+    verb_entries,
 )
-
-# Parts of speech that carry meaning and therefore a semantic field. Adverbs are deliberately left out:
-# "quickly" or "often" say nothing about the topic of a sentence, so they are stored without fields, like
-# determiners and prepositions. Auxiliary verbs (is, was, has, can, ...) are verbs without fields too.
-CONTENT_POS: frozenset[str] = frozenset({"noun", "verb", "adj"})
-
-NUMBERS: tuple[str, ...] = ("sg", "pl", "")
-TENSES: tuple[str, ...] = ("past", "present", "")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One word of the lexicon.
-
-    ``number`` is "sg"/"pl" for nouns, pronouns, determiners, numbers and finite verb forms that agree
-    with a subject, "" elsewhere. ``tense`` is "past"/"present" for finite verbs, "" elsewhere.
-    ``lemma`` is the dictionary form ("flew" -> "fly", "feet" -> "foot"); it defaults to the word itself.
-    ``everyday`` marks a word from lexicon.toml's [everyday] section, which ``words`` never returns.
-    ``also`` lists the other parts of speech the word can take ("hard": adv; "open": verb; "bark": verb,
-    because barked and barks are listed); the analysis picks one from the neighbours.
-    ``topics`` are the side topics of an unambiguous content word: fields it evokes besides its own
-    ("fish": water, food; "cave": animal). Empty for every other word.
-    """
-
-    word: str
-    pos: str
-    fields: tuple[str, ...]
-    number: str = ""
-    tense: str = ""
-    transitive: bool = False
-    lemma: str = ""
-    everyday: bool = False
-    also: tuple[str, ...] = ()
-    topics: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.lemma:
-            object.__setattr__(self, "lemma", self.word)
-
-    @property
-    def ambiguous(self) -> bool:
-        """True when the word belongs to more than one semantic field (bank: water and money)."""
-        return len(self.fields) > 1
-
 
 # ---------------------------------------------------------------------------------------------------------
 # The data: lexicon.toml beside this module.
@@ -145,88 +77,6 @@ MAX_TOPICS = 2  # side topics of one word
 # Building the table.
 # ---------------------------------------------------------------------------------------------------------
 
-_WORD_SHAPE = re.compile(r"[a-z]+")
-_VOWELS = frozenset("aeiou")
-
-
-def _regular_past(lemma: str) -> str:
-    if lemma.endswith("e"):
-        return lemma + "d"
-    if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in _VOWELS:
-        return lemma[:-1] + "ied"
-    return lemma + "ed"
-
-
-def _third_person(lemma: str) -> str:
-    if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in _VOWELS:
-        return lemma[:-1] + "ies"
-    if lemma.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return lemma + "es"
-    return lemma + "s"
-
-
-def _verb_forms(token: str) -> tuple[str, str, str, bool]:
-    """Expand a verb token of the notation in the module docstring: (lemma, past, present, transitive)."""
-    transitive = token.startswith("+")
-    parts = token.removeprefix("+").split(":")
-    if not 1 <= len(parts) <= 3:
-        raise ValueError(f"bad verb token {token!r}")
-    lemma = parts[0]
-    past = parts[1] if len(parts) > 1 else _regular_past(lemma)
-    present = parts[2] if len(parts) > 2 else _third_person(lemma)
-    return lemma, past, present, transitive
-
-
-def _verb_entries(token: str, fields: tuple[str, ...]) -> list[Entry]:
-    lemma, past, present, transitive = _verb_forms(token)
-    return [
-        Entry(past, "verb", fields, number="", tense="past", transitive=transitive, lemma=lemma),
-        Entry(present, "verb", fields, number="sg", tense="present", transitive=transitive, lemma=lemma),
-    ]
-
-
-def _plural_entry(token: str, field: str) -> Entry:
-    singular, _, plural = token.rpartition(":")
-    if not singular:
-        if not plural.endswith("s"):
-            raise ValueError(f"plural {plural!r} needs the singular:plural form")
-        singular = plural[:-1]
-    return Entry(plural, "noun", (field,), number="pl", lemma=singular)
-
-
-def _check(entry: Entry) -> None:
-    if not _WORD_SHAPE.fullmatch(entry.word):
-        raise ValueError(f"{entry.word!r}: words are single lowercase tokens")
-    if entry.pos not in POS_TAGS:
-        raise ValueError(f"{entry.word!r}: unknown part of speech {entry.pos!r}")
-    unknown = set(entry.fields) - set(FIELDS)
-    if unknown:
-        raise ValueError(f"{entry.word!r}: unknown fields {sorted(unknown)}")
-    if len(set(entry.fields)) != len(entry.fields):
-        raise ValueError(f"{entry.word!r}: repeated field")
-    if entry.number not in NUMBERS or entry.tense not in TENSES:
-        raise ValueError(f"{entry.word!r}: bad number {entry.number!r} or tense {entry.tense!r}")
-
-
-def _stems(key: str) -> list[tuple[str, str]]:
-    """The dictionary forms an inflected spelling may come from, each with the part of speech the ending
-    allows: swimming, baking, chirping -> swim, bake, chirp (verb); tried, carried -> try, carry; boxes,
-    berries -> box, berry; organised -> organise (and organize)."""
-    found: list[tuple[str, str]] = []
-    for ending, pos in (("ing", "verb"), ("ed", "verb"), ("es", ""), ("s", "")):
-        if not key.endswith(ending) or len(key) - len(ending) < 2:
-            continue
-        stem = key[: -len(ending)]
-        candidates = [stem, stem + "e"]
-        if len(stem) > 2 and stem[-1] == stem[-2]:
-            candidates.append(stem[:-1])  # swimming -> swim, stopped -> stop
-        if stem.endswith("i"):
-            candidates.append(stem[:-1] + "y")  # tried -> try, berries -> berry
-        found += [(c, pos) for c in candidates]
-    if "is" in key:
-        found.append((key.replace("is", "iz", 1), ""))  # organised -> organized
-    return found
-
 
 def _build() -> dict[str, Entry]:
     entries: list[Entry] = []
@@ -236,17 +86,17 @@ def _build() -> dict[str, Entry]:
             raise ValueError(f"field block {field!r} is not in FIELDS")
         only = (field,)
         entries += [Entry(w, "noun", only, number="sg") for w in block["noun"].split()]
-        entries += [_plural_entry(t, field) for t in block["plural"].split()]
+        entries += [plural_entry(t, field) for t in block["plural"].split()]
         entries += [Entry(w, "adj", only) for w in block["adj"].split()]
         for token in block["verb"].split():
-            entries += _verb_entries(token, only)
+            entries += verb_entries(token, only)
 
     for word, senses in AMBIGUOUS["nouns"].items():
         entries.append(Entry(word, "noun", tuple(senses), number="sg"))
     for word, senses in AMBIGUOUS["adjectives"].items():
         entries.append(Entry(word, "adj", tuple(senses)))
     for token, senses in AMBIGUOUS["verbs"].items():
-        entries += _verb_entries(token, tuple(senses))
+        entries += verb_entries(token, tuple(senses))
     for senses_of in AMBIGUOUS.values():
         for word, senses in senses_of.items():
             if len(senses) != 2 or len(set(senses)) != 2:
@@ -262,7 +112,7 @@ def _build() -> dict[str, Entry]:
 
     table: dict[str, Entry] = {}
     for entry in entries:
-        _check(entry)
+        check(entry)
         if entry.word in table:
             raise ValueError(f"{entry.word!r} is listed twice ({table[entry.word].pos} and {entry.pos})")
         table[entry.word] = entry
@@ -275,14 +125,14 @@ def _build() -> dict[str, Entry]:
         for w in text.split()
     ]
     for token in GENERAL_WORDS["verb"].split():
-        fillers += _verb_entries(token, ())
+        fillers += verb_entries(token, ())
     fillers += [
         Entry(e.lemma, "verb", e.fields, number="pl", tense="present", transitive=e.transitive, lemma=e.lemma)
         for e in [*table.values(), *fillers]
         if e.pos == "verb" and e.tense == "past" and e.lemma != "be"
     ]
     for entry in fillers:
-        _check(entry)
+        check(entry)
         table.setdefault(entry.word, entry)
 
     _add_everyday(table)
@@ -298,38 +148,17 @@ def _build() -> dict[str, Entry]:
     return table
 
 
-def _block_entries(block: Mapping[str, str], fields: tuple[str, ...]) -> list[Entry]:
-    """The entries of one [everyday.*] block: nouns, plurals, adjectives, verbs and closed-class words."""
-    entries: list[Entry] = []
-    for key, text in block.items():
-        pos, _, number = key.partition(" ")
-        for token in text.split():
-            if pos == "noun":
-                entries.append(Entry(token, "noun", fields, number="sg"))
-            elif pos == "plural":
-                singular, _, plural = token.rpartition(":")
-                entries.append(Entry(plural, "noun", fields, number="pl", lemma=singular or plural[:-1]))
-            elif pos == "verb":
-                entries += _verb_entries(token, fields)
-            elif pos == "participle":  # see:seen
-                lemma, _, participle = token.partition(":")
-                entries.append(Entry(participle, "verb", fields, lemma=lemma))
-            else:
-                entries.append(Entry(token, pos, fields if pos in CONTENT_POS else (), number=number))
-    return entries
-
-
 def _add_everyday(table: dict[str, Entry]) -> None:
     """Add the [everyday] section to ``table``, marked so that ``words`` skips it, then the ``also`` readings.
 
     Runs after every other entry is in place, so no earlier word changes: an everyday word that is already
     listed is an error, and the plain forms of everyday verbs only fill gaps.
     """
-    entries = _block_entries(EVERYDAY["general"], ())
+    entries = block_entries(EVERYDAY["general"], ())
     for field, block in EVERYDAY["fields"].items():
         if field not in FIELDS:
             raise ValueError(f"everyday block {field!r} is not in FIELDS")
-        entries += _block_entries(block, (field,))
+        entries += block_entries(block, (field,))
     # The plurals of ambiguous nouns ("clouds", "windows") have both senses of their singular. They are
     # everyday words because the generator's ambiguous word is always a singular noun.
     for token in EVERYDAY["ambiguous"]["plural"].split():
@@ -345,12 +174,12 @@ def _add_everyday(table: dict[str, Entry]) -> None:
         if e.pos == "verb" and e.lemma != e.word
     ]
     for entry in entries:
-        _check(entry)
+        check(entry)
         if entry.word in table:
             raise ValueError(f"everyday word {entry.word!r} is already listed ({table[entry.word].pos})")
         table[entry.word] = dataclasses.replace(entry, everyday=True)
     for entry in plain:
-        _check(entry)
+        check(entry)
         if entry.word not in table:
             table[entry.word] = dataclasses.replace(entry, everyday=True)
 
@@ -416,28 +245,6 @@ def _add_topics(table: dict[str, Entry]) -> None:
         _give_topics(table, forms, entry, tuple(topics))
 
 
-_CUE_TAGS = {"n": "noun", "v": "verb", "adj": "adj"}
-
-
-def read_sense_cues(text: str) -> list[tuple[str, str, str, list[str]]]:
-    """The rows of sense_cues.txt: (ambiguous word, sense, part of speech, cue words), one per part of speech.
-
-    A line is ``word | sense | n: cue cue ... | v: cue ... | adj: cue ...``; ``#`` starts a comment line."""
-    rows = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        word, sense, *parts = (part.strip() for part in line.split("|"))
-        for part in parts:
-            tag, _, words = part.partition(":")
-            pos = _CUE_TAGS.get(tag.strip())
-            if pos is None:
-                raise ValueError(f"sense_cues.txt line {number}: unknown tag {tag!r}")
-            rows.append((word, sense, pos, words.split()))
-    return rows
-
-
 def _add_sense_cues(table: dict[str, Entry]) -> None:
     """Add what sense_cues.txt says: the words a person names as settling each sense of each ambiguous word
     (bat, animal: cave, wings, night ...), written by hand from the senses alone.
@@ -484,19 +291,19 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
             elif pos == "noun":
                 entry = Entry(cue, "noun", (sense,), number="sg")
             elif cue.endswith("ing") or (
-                cue.endswith("ed") and any(stem in listed or stem in table for stem, _ in _stems(cue))
+                cue.endswith("ed") and any(stem in listed or stem in table for stem, _ in stems(cue))
             ):
                 continue  # a participle: the analysis reads it as a verb form, its meaning through its stem
             elif pos == "verb" and cue.endswith("ed"):
                 entry = Entry(cue, "verb", (sense,), tense="past")
             elif pos == "verb":
-                for form in _verb_entries(cue, (sense,)):
+                for form in verb_entries(cue, (sense,)):
                     if form.word not in table and form.word not in listed:
                         new.setdefault(form.word, dataclasses.replace(form, everyday=True))
                 entry = Entry(cue, "verb", (sense,), number="pl", tense="present")
             else:
                 entry = Entry(cue, "adj", (sense,))
-            _check(entry)
+            check(entry)
             new[cue] = dataclasses.replace(entry, everyday=True)
     # A noun of no one field that people name for two or more senses of one field, more than for any other
     # ("voice" for deep, bass, pitch, ... in music) calls that field to mind: a side topic, never its field.
@@ -529,23 +336,13 @@ LEXICON: Mapping[str, Entry] = MappingProxyType(_build())
 # Public helpers.
 # ---------------------------------------------------------------------------------------------------------
 
-_STRIP = string.punctuation + string.whitespace + "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2026\u2013\u2014"
-
-
-def normalise(word: str) -> str:
-    """The lexicon's key for a word: lowercase, outer punctuation stripped, curly apostrophes straightened."""
-    return word.strip(_STRIP).lower().replace("\u2019", "'")
-
-
-_normalise = normalise
-
 
 def lookup(word: str) -> Entry | None:
     """The entry for ``word``, ignoring case and surrounding punctuation; None if it is not listed.
 
     A possessive is read as its noun: "River's" finds "river".
     """
-    key = _normalise(word)
+    key = normalise(word)
     entry = LEXICON.get(key)
     if entry is None and key.endswith("'s"):
         entry = LEXICON.get(key[:-2])
@@ -556,10 +353,10 @@ def inflected(word: str) -> Entry | None:
     """For a spelling the lexicon lacks, the entry of the listed word it is an inflection of (a verb's -ing,
     -ed and -s forms, a noun's plural), or None. Only the meaning relation reads it (its field says what the
     word evokes); the grammar reads the spelling itself."""
-    key = _normalise(word)
+    key = normalise(word)
     if key in LEXICON:
         return None
-    for stem, pos in _stems(key):
+    for stem, pos in stems(key):
         entry = LEXICON.get(stem)
         if (
             entry is not None
@@ -570,65 +367,13 @@ def inflected(word: str) -> Entry | None:
     return None
 
 
-# Suffix rules for words the lexicon does not know, tried in order (the first match wins).
-_SUFFIX_RULES: tuple[tuple[str, str], ...] = (
-    ("ly", "adv"),
-    ("ed", "verb"),
-    ("ing", "verb"),
-    ("ous", "adj"),
-    ("ful", "adj"),
-    ("ive", "adj"),
-    ("able", "adj"),
-    ("ible", "adj"),
-    ("less", "adj"),
-    ("ish", "adj"),
-    ("al", "adj"),
-    ("tion", "noun"),
-    ("sion", "noun"),
-    ("ness", "noun"),
-    ("ment", "noun"),
-    ("ity", "noun"),
-    ("ship", "noun"),
-    ("hood", "noun"),
-    ("ism", "noun"),
-    ("ist", "noun"),
-    ("ance", "noun"),
-    ("ence", "noun"),
-    ("s", "noun"),
-)
-_MIN_STEM = 3  # "fly", "bed" and "king" are too short to have a meaningful suffix
-
-
-def _guess(word: str) -> tuple[str, str, str]:
-    """(pos, number, tense) guessed from the spelling alone."""
-    for suffix, pos in _SUFFIX_RULES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= _MIN_STEM:
-            if suffix == "ed":
-                return pos, "", "past"
-            if suffix == "s":
-                # "glass", "bonus" and "axis" end in s without being plurals.
-                return pos, ("sg" if word.endswith(("ss", "us", "is")) else "pl"), ""
-            return pos, "", ""
-    return "noun", "sg", ""
-
-
-def guess_pos(word: str) -> str:
-    """A part of speech for a word the lexicon lacks, read from its ending alone.
-
-    -ly: adv; -ed, -ing: verb; -ous, -ful, -ive, -able, -ible, -less, -ish, -al: adj; -tion, -ness, -ment,
-    -ity, ... and anything else (plural -s included): noun. The sentence analysis then corrects the guess
-    from the word's neighbours ("the glorpy zibbets": an adjective before a noun).
-    """
-    return _guess(_normalise(word))[0]
-
-
 def entry_for(word: str) -> Entry:
     """The lexicon entry for ``word``, or, for an unknown word, a field-less entry guessed from its ending."""
     entry = lookup(word)
     if entry is not None:
         return entry
-    key = _normalise(word)
-    pos, number, tense = _guess(key)
+    key = normalise(word)
+    pos, number, tense = guess(key)
     return Entry(key, pos, (), number=number, tense=tense)
 
 
@@ -668,17 +413,4 @@ def transitive_verbs(field: str | None = None, tense: str = "past") -> tuple[str
     return tuple(w for w in words("verb", field=field, tense=tense) if LEXICON[w].transitive)
 
 
-__all__ = [
-    "CONTENT_POS",
-    "FIELDS",
-    "LEXICON",
-    "POS_TAGS",
-    "Entry",
-    "entry_for",
-    "guess_pos",
-    "inflected",
-    "lookup",
-    "normalise",
-    "transitive_verbs",
-    "words",
-]
+__all__ = ["LEXICON", "entry_for", "inflected", "lookup", "transitive_verbs", "words"]

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from app.models.close_words import CloseWords
-from app.models.lexicon import Entry, inflected, lookup
+from app.models.lexicon import inflected, lookup
+from app.models.lexicon_entries import Entry
 
 BE = frozenset({"am", "is", "are", "was", "were", "be", "been", "being"})
 PLAIN_AFTER = frozenset({"to", "can", "could", "will", "would", "shall", "should", "may", "might", "must"})

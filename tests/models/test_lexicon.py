@@ -6,19 +6,9 @@ import dataclasses
 
 import pytest
 
-from app.models import lexicon
-from app.models.lexicon import (
-    CONTENT_POS,
-    FIELDS,
-    LEXICON,
-    POS_TAGS,
-    Entry,
-    entry_for,
-    guess_pos,
-    lookup,
-    transitive_verbs,
-    words,
-)
+from app.models import lexicon, lexicon_entries
+from app.models.lexicon import LEXICON, entry_for, lookup, transitive_verbs, words
+from app.models.lexicon_entries import CONTENT_POS, FIELDS, POS_TAGS, Entry, guess_pos
 
 # fmt: off
 DETERMINERS = (
@@ -97,7 +87,7 @@ def test_ambiguous_inventory() -> None:
     listed = {
         "noun": sorted(tables["nouns"]),
         "adj": sorted(tables["adjectives"]),
-        "verb": sorted(lexicon._verb_forms(token)[0] for token in tables["verbs"]),
+        "verb": sorted(lexicon_entries.verb_forms(token)[0] for token in tables["verbs"]),
     }
     assert listed == AMBIGUOUS_WORDS
 
@@ -554,7 +544,7 @@ def test_everyday_verbs_have_their_forms_and_participles() -> None:
 
 
 def test_every_sense_of_every_ambiguous_word_has_its_cues() -> None:
-    rows = lexicon.read_sense_cues(lexicon.SENSE_CUES.read_text(encoding="utf-8"))
+    rows = lexicon_entries.read_sense_cues(lexicon.SENSE_CUES.read_text(encoding="utf-8"))
     listed = {(word, sense) for word, sense, _, cues in rows if cues}
     wanted = {
         (token.lstrip("+").split(":")[0], sense)
@@ -582,11 +572,11 @@ def test_a_listed_cue_keeps_its_field_and_calls_the_sense_to_mind_on_the_side() 
 
 def test_a_participle_is_left_to_the_analysis() -> None:
     """ "chirping" is listed for cricket (animal), but read as a form of chirp, not as an adjective."""
-    rows = lexicon.read_sense_cues(lexicon.SENSE_CUES.read_text(encoding="utf-8"))
+    rows = lexicon_entries.read_sense_cues(lexicon.SENSE_CUES.read_text(encoding="utf-8"))
     assert any("chirping" in cues for *_, cues in rows)
     assert "chirping" not in LEXICON and lexicon.inflected("chirping") is LEXICON["chirp"]
 
 
 def test_a_bad_sense_cue_line_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown tag"):
-        lexicon.read_sense_cues("bat | animal | x: cave")
+        lexicon_entries.read_sense_cues("bat | animal | x: cave")

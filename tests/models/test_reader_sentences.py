@@ -2,8 +2,9 @@
 
 ``reader_sentences.txt`` holds forty sentences of the kind readers type and, for every word, the grammar
 partner(s) it should point at, written by linguistic judgement following the conventions in the docstring of
-``app/models/relations.py`` before the rules were extended to meet them. ``reader_sentences_heldout.txt``
-holds twenty-four more, written after the rules were built, before the analysis had seen them.
+``app/models/grammar/__init__.py`` before the rules were extended to meet them.
+``reader_sentences_heldout.txt`` holds twenty-four more, written after the rules were built, before the
+analysis had seen them.
 
 A word counts as right when the set of words the analysis makes it point at is exactly the set written
 there. Measured (words right / words):

@@ -5,7 +5,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from app.models.lexicon import FIELDS
+from app.models.lexicon_entries import FIELDS
 from app.models.relations import (
     AMBIGUOUS,
     BIAS,

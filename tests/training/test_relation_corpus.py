@@ -5,7 +5,8 @@ from collections import Counter
 
 import numpy as np
 
-from app.models.lexicon import FIELDS, LEXICON
+from app.models.lexicon import LEXICON
+from app.models.lexicon_entries import FIELDS
 from app.models.relations import analyse
 from training.relation_corpus import (
     AUXILIARY_LEMMAS,

@@ -1,0 +1,125 @@
+"""Step 3 of the parser: the chunks distributed over clauses, left to right.
+
+who/which/that after a noun open a relative clause, a subordinating conjunction a subordinate clause, "that"
+after a verb a complement clause, and/or/but before a subject and a verb a coordinated one; a clause that
+hangs on another ends when a second verb group arrives while the other still lacks a verb (the conventions
+are in the package docstring, app/models/grammar/__init__.py). ``partners`` then reads each clause's pairs.
+"""
+
+from __future__ import annotations
+
+from app.models.grammar.chunks import Unit
+
+
+class Clause:
+    __slots__ = ("kind", "opener", "parent", "antecedent", "left", "units", "subject", "verb")
+
+    def __init__(
+        self,
+        kind: str,
+        opener: int | None = None,
+        parent: Clause | None = None,
+        antecedent: int | None = None,
+        left: Clause | None = None,
+    ) -> None:
+        self.kind = kind  # "main", "sub", "rel", "comp" or "coord"
+        self.opener = opener
+        self.parent = parent
+        self.antecedent = antecedent
+        self.left = left  # a coordinated clause's partner
+        self.units: list[Unit] = []
+        self.subject: int | None = None
+        self.verb: int | None = None
+
+    def has_verb(self) -> bool:
+        return any(u.kind == "vg" for u in self.units)
+
+
+def _next_content(units: list[Unit], k: int) -> int:
+    """Index of the first unit from k on that is not an adverb (len(units) if none)."""
+    while k < len(units) and units[k].kind == "adv":
+        k += 1
+    return k
+
+
+def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Unit]]) -> list[Clause]:
+    """Distribute the chunks over clauses, left to right; record coordinated chunks in ``coordinations``."""
+    main = Clause("main")
+    clauses, cur = [main], main
+    pending: tuple[int, Unit | None] | None = None  # a conjunction waiting for its second conjunct
+    for ui, u in enumerate(units):
+        if u.kind == "coord":
+            k = _next_content(units, ui + 1)
+            nxt = units[k] if k < len(units) else None
+            m = _next_content(units, k + 1)
+            then = units[m] if m < len(units) else None
+            if nxt is not None and nxt.bare and then is not None and then.kind == "vg" and cur.has_verb():
+                cur = Clause(
+                    "coord", opener=u.head, parent=cur.parent, left=cur
+                )  # "... and the farmers lost"
+                clauses.append(cur)
+                continue
+            if nxt is not None and nxt.kind == "vg":
+                left = next((x for x in reversed(cur.units) if x.kind == "vg"), None)
+            elif nxt is not None:
+                same = [x for x in cur.units if x.kind == nxt.kind and (x.prep is None) == (nxt.prep is None)]
+                if nxt.kind == "np" and nxt.bare:
+                    same = [x for x in cur.units if x.kind == "np"]
+                left = same[-1] if same else (cur.units[-1] if cur.units else None)
+            else:
+                left = cur.units[-1] if cur.units else None
+            pending = (u.head, left)
+            cur.units.append(u)
+            continue
+        if u.kind in ("sub", "comp"):
+            cur = Clause(u.kind, opener=u.head, parent=cur)
+            clauses.append(cur)
+            continue
+        if u.kind == "rel":
+            before = units[ui - 1] if ui else None
+            antecedent = before.head if before is not None and before.kind == "np" else None
+            cur = Clause("rel", opener=u.head, parent=cur, antecedent=antecedent)
+            clauses.append(cur)
+            continue
+        if pending is not None and u.kind != "adv":
+            conj, left = pending
+            pending = None
+            u.left = left
+            coordinations.append((conj, left, u))
+        elif u.kind == "vg" and cur.has_verb() and not (cur.units and cur.units[-1].kind == "inf"):
+            last = cur.units[-1] if cur.units else None
+            trailing = last if last is not None and last.bare and _after_a_verb(cur, last) else None
+            if _question_so_far(cur):
+                pass  # "can you swim": the verb groups merge when the clause is resolved
+            elif cur.kind in ("sub", "rel", "comp") and cur.parent is not None and not cur.parent.has_verb():
+                parent = cur.parent
+                if trailing is not None and not any(x.bare for x in parent.units):
+                    cur.units.pop()  # "if it rains tomorrow | we will stay": we is the main clause's
+                    parent.units.append(trailing)
+                cur = parent
+            elif trailing is not None:
+                cur.units.pop()  # "i think | the movie was boring": a complement clause with no "that"
+                cur = Clause("comp", parent=cur)
+                clauses.append(cur)
+                cur.units.append(trailing)
+        cur.units.append(u)
+    return clauses
+
+
+def _after_a_verb(clause: Clause, unit: Unit) -> bool:
+    units = clause.units
+    return any(x.kind == "vg" for x in units[: units.index(unit)])
+
+
+def _question_so_far(clause: Clause) -> bool:
+    """[wh | adverb]* auxiliary [adverb]* noun-phrase [adverb]*: a question waiting for its main verb."""
+    if clause.kind not in ("main", "coord"):
+        return False
+    kinds = [u for u in clause.units if u.kind != "adv"]
+    while kinds and kinds[0].kind == "wh":
+        kinds = kinds[1:]
+    return len(kinds) == 2 and kinds[0].kind == "vg" and kinds[1].bare
+
+
+def aux_only(unit: Unit, role: list[str]) -> bool:
+    return unit.kind == "vg" and role[unit.head] == "aux"

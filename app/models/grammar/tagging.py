@@ -1,0 +1,413 @@
+"""Step 1 of the parser: each word's part of speech in its sentence, and its role in the clause structure.
+
+A word's reading (``reading.read``) gives the lexicon's part of speech, or the guess from an unknown word's
+ending; the rules here settle from the neighbours what it leaves open, left to right, one named rule per
+construction (the conventions are in the package docstring, app/models/grammar/__init__.py).
+"""
+
+from __future__ import annotations
+
+from app.models.grammar.reading import Reading, can_be, nominal, read
+from app.models.lexicon import LEXICON
+
+AUXILIARY_LEMMAS = frozenset({"be", "have", "do", "will", "can", "shall", "may", "must"})
+# Verbs after which an adjective describes the subject ("tasted salty"); after any other verb a word that can
+# be an adverb is one ("studied hard").
+COPULAR_LEMMAS = frozenset(
+    {"be", "become", "seem", "look", "feel", "taste", "smell", "sound", "appear", "remain", "stay", "get",
+     "grow", "turn", "fall", "go", "keep"}
+)  # fmt: skip
+COORDINATORS = frozenset({"and", "or", "but", "nor"})
+CLAUSE_PREPOSITIONS = frozenset({"after", "before", "until", "since"})
+WH_ADVERBS = frozenset({"where", "when", "why", "how"})
+RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
+PRONOUN_DETERMINERS = frozenset(
+    {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
+     "each", "either", "neither", "another", "mine", "no", "much"}
+)  # fmt: skip
+SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
+_TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
+_MODALS = _TAKES_A_PLAIN_VERB - {"do"}
+
+
+class _Place:
+    """Word i as the tagger meets it, left to right: its reading, its neighbours', and the tags so far."""
+
+    __slots__ = (
+        "reads", "pos", "role", "i", "r", "prev", "prev_r", "nxt", "after", "governor", "governor_lemma",
+        "inside_phrase", "has_verb", "asked",
+    )  # fmt: skip
+
+    def __init__(
+        self, reads: list[Reading], pos: list[str], role: list[str], i: int, has_verb: bool, asked: bool
+    ) -> None:
+        n = len(reads)
+        self.reads, self.pos, self.role, self.i = reads, pos, role, i  # pos, role: settled before word i
+        self.r = reads[i]
+        self.prev = prev = pos[i - 1] if i else ""  # the part of speech of the word before
+        self.prev_r = reads[i - 1] if i else None
+        self.nxt = reads[i + 1] if i + 1 < n else None
+        self.after = reads[i + 2] if i + 2 < n else None  # the word after the next
+        # The word before, skipping adverbs: does an auxiliary, "to", or a determiner govern this one?
+        j = i - 1
+        while j >= 0 and pos[j] == "adv" and role[j] == "":
+            j -= 1
+        self.governor = role[j] if j >= 0 else ""  # its role ("aux", "inf", ...)
+        self.governor_lemma = reads[j].lemma if j >= 0 else ""
+        self.inside_phrase = prev in ("det", "num") or (
+            prev == "adj" and i >= 2 and pos[i - 2] in ("det", "adj", "num", "adv", "prep")
+        )  # after a determiner or number, or an adjective that follows one
+        self.has_verb = has_verb  # a verb since the clause's last boundary
+        self.asked = asked  # the sentence opened with do or a modal ("did the dog ...") and awaits its verb
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A known word: the first rule that applies gives its (part of speech, role); none keeps the lexicon's.
+# ---------------------------------------------------------------------------------------------------------
+
+Found = tuple[str, str] | None
+
+
+def _back_as_adverb(w: _Place) -> Found:
+    if w.r.key == "back" and w.prev in ("noun", "pron") and w.nxt is not None and w.nxt.pos == "prep":
+        return "adv", ""  # "sew this button back onto my coat"
+    return None
+
+
+def _how_many(w: _Place) -> Found:
+    if w.r.key in ("many", "much") and w.prev_r is not None and w.prev_r.key == "how":
+        # "how many eggs do we need": how -> many, eggs -> need; "how much does it cost": much -> cost
+        return "adj", "whdet" if nominal(w.nxt) else "wh"
+    return None
+
+
+def _predeterminer(w: _Place) -> Found:
+    if w.r.key in ("all", "both", "half") and w.nxt is not None and w.nxt.pos == "det":
+        return "det", ""  # "all our suitcases"
+    return None
+
+
+def _determiner_alone(w: _Place) -> Found:
+    """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun,
+    after a verb a conjunction."""
+    k, nxt, after = w.r.key, w.nxt, w.after
+    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or nominal(nxt):
+        return None
+    if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
+        return None
+    rl = ""
+    if k == "that" and nxt is not None:
+        rl = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
+    return "pron", rl
+
+
+def _question_determiner(w: _Place) -> Found:
+    nxt, after = w.nxt, w.after
+    if w.r.key not in ("which", "what") or nxt is None or nxt.pos == "num":
+        return None
+    modifier = (  # "which search engine": a plain verb form before a noun is the noun's modifier
+        nxt.pos == "verb"
+        and nxt.lemma not in AUXILIARY_LEMMAS
+        and nxt.key == nxt.lemma
+        and after is not None
+        and after.pos == "noun"
+    )
+    if not (nominal(nxt) or modifier):
+        return None
+    opens = w.i == 0 or w.role[w.i - 1] == "coord"
+    return "det", "whdet" if opens else ""  # opens a question: "which song did the band perform"
+
+
+def _relative_pronoun(w: _Place) -> Found:
+    if w.r.key in RELATIVE_PRONOUNS:
+        return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"
+    return None
+
+
+def _what(w: _Place) -> Found:
+    return (w.r.pos, "wh") if w.r.key == "what" else None
+
+
+def _wh_adverb(w: _Place) -> Found:
+    k, nxt = w.r.key, w.nxt
+    if k not in WH_ADVERBS:
+        return None
+    question = w.i == 0 or w.role[w.i - 1] == "coord"
+    if k == "where" and w.prev == "noun":
+        rl = "rel"  # "the town where i live"
+    elif k == "when" and not (question and nxt is not None and nxt.lemma in AUXILIARY_LEMMAS):
+        rl = "sub"
+    elif not question and w.prev in ("verb", "noun", "pron") and nxt is not None:
+        rl = "sub" if nxt.pos not in ("adj", "adv") else ""  # "knows why the lights went out"
+    else:
+        rl = "wh"
+    return w.r.pos, rl
+
+
+def _clause_preposition(w: _Place) -> Found:
+    nxt, after = w.nxt, w.after
+    if (
+        w.r.key in CLAUSE_PREPOSITIONS
+        and nxt is not None
+        and nxt.key in SUBJECT_PRONOUNS - {"who"}
+        and (nxt.key not in ("it", "you") or (after is not None and can_be(after, "verb")))
+    ):
+        return "conj", "sub"  # "after we left": a subject pronoun, not an object, follows
+    return None
+
+
+def _conjunction(w: _Place) -> Found:
+    if w.r.pos != "conj":
+        return None
+    k, nxt = w.r.key, w.nxt
+    if k == "so" and nxt is not None and nxt.pos in ("adj", "adv"):
+        return "adv", ""
+    return "conj", "coord" if k in COORDINATORS or k == "so" else "sub"
+
+
+def _infinitive(w: _Place) -> Found:
+    nxt = w.nxt
+    if not (
+        w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or (not nxt.known and not nxt.proper))
+    ):
+        return None
+    marks = nxt.pos not in ("det", "pron", "num") and not (
+        nxt.pos == "noun" and nxt.known and "verb" not in nxt.also
+    )
+    return w.r.pos, "inf" if marks else ""  # "to swim", "going to rain"; not "to school"
+
+
+def _verb_in_a_phrase(w: _Place) -> Found:
+    r, nxt = w.r, w.nxt
+    if r.pos == "verb" and w.inside_phrase and r.lemma not in AUXILIARY_LEMMAS:  # "in the park"
+        return ("adj" if (r.tense == "past" and nominal(nxt) and nxt.pos != "adj") else "noun"), ""
+    return None
+
+
+def _verb_after_a_preposition(w: _Place) -> Found:
+    if w.r.pos == "verb" and w.prev == "prep" and w.role[w.i - 1] != "inf" and "noun" in w.r.also:
+        return "noun", ""  # "after work"
+    return None
+
+
+def _adjective_in_a_phrase(w: _Place) -> Found:
+    if w.r.pos in ("adv", "noun") and "adj" in w.r.also and w.inside_phrase and nominal(w.nxt):
+        return "adj", ""  # "a fast car"
+    return None
+
+
+def _verb_by_its_place(w: _Place) -> Found:
+    """A word that can be a verb is one after a modal or "to", at the start of an order, after "please" or
+    after a subject pronoun whose clause has no verb yet: "will rain", "open the door", "they clean"."""
+    r, nxt, prev_r, i = w.r, w.nxt, w.prev_r, w.i
+    if r.pos == "verb" or "verb" not in r.also:
+        return None
+    governed = (w.governor == "aux" and w.governor_lemma in _TAKES_A_PLAIN_VERB) or w.governor == "inf"
+    order = i == 0 and nxt is not None and nxt.pos in ("det", "pron")
+    second_order = (  # "open a terminal and type this command"
+        i > 0 and w.role[i - 1] == "coord" and w.pos[0] == "verb" and nxt is not None and nxt.pos == "det"
+    )
+    after_please = prev_r is not None and prev_r.key == "please"
+    after_subject = prev_r is not None and prev_r.key in SUBJECT_PRONOUNS and not w.has_verb
+    if governed or order or second_order or after_please or after_subject:
+        return "verb", ""
+    return None
+
+
+def _verb_of_a_question(w: _Place) -> Found:
+    r = w.r
+    if r.pos in ("noun", "adj") and "verb" in r.also and w.asked and w.prev == "noun" and not nominal(w.nxt):
+        return "verb", ""  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
+    return None
+
+
+def _verb_of_a_modal(w: _Place) -> Found:
+    if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in _MODALS and w.prev != "det":
+        return "verb", ""  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
+    return None
+
+
+def _verb_after_a_subject(w: _Place) -> Found:
+    r, nxt = w.r, w.nxt
+    past_before_object = r.key.endswith("ed") and nxt is not None and nxt.pos in ("det", "pron")
+    if (
+        r.pos == "adj"
+        and ("verb" in r.also or past_before_object)
+        and w.prev in ("noun", "pron")
+        and not w.has_verb
+        and not w.asked
+        and not nominal(nxt)
+    ):
+        return "verb", ""  # "our coach broke down", "a heavy shower ruined our picnic"
+    return None
+
+
+def _adverb_after_a_verb(w: _Place) -> Found:
+    r, prev_r = w.r, w.prev_r
+    if (
+        r.pos == "adj"
+        and "adv" in r.also
+        and w.prev == "verb"
+        and prev_r is not None
+        and prev_r.lemma not in COPULAR_LEMMAS
+        and not nominal(w.nxt)
+    ):
+        return "adv", ""  # "studied hard"
+    return None
+
+
+_KNOWN_WORD_RULES = (
+    _back_as_adverb,
+    _how_many,
+    _predeterminer,
+    _determiner_alone,
+    _question_determiner,
+    _relative_pronoun,
+    _what,
+    _wh_adverb,
+    _clause_preposition,
+    _conjunction,
+    _infinitive,
+    _verb_in_a_phrase,
+    _verb_after_a_preposition,
+    _adjective_in_a_phrase,
+    _verb_by_its_place,
+    _verb_of_a_question,
+    _verb_of_a_modal,
+    _verb_after_a_subject,
+    _adverb_after_a_verb,
+)
+
+
+def _tag_known(w: _Place) -> tuple[str, str]:
+    """A listed word's part of speech and role: the first rule that applies, or the lexicon's part of speech;
+    a verb that is an auxiliary or modal by its lemma and has no other role gets the role "aux"."""
+    p, rl = w.r.pos, ""
+    for rule in _KNOWN_WORD_RULES:
+        found = rule(w)
+        if found is not None:
+            p, rl = found
+            break
+    if p == "verb" and rl == "" and w.r.lemma in AUXILIARY_LEMMAS:
+        rl = "aux"
+    return p, rl
+
+
+def _guess_from_neighbours(w: _Place) -> str:
+    """The part of speech of an unknown word, from its ending and its neighbours."""
+    r, prev, prev_r, nxt, after, governor = w.r, w.prev, w.prev_r, w.nxt, w.after, w.governor
+    if r.proper and w.i > 0:
+        return "noun"  # a name in the middle of a sentence
+    if r.pos == "adv" and nxt is not None and nxt.pos in ("adj", "adv"):
+        return "adv"  # an -ly word before an adjective: "the unbelievably steep bank", "was oddly quiet"
+    if w.inside_phrase:
+        if nxt is not None and nxt.pos == "verb" and nxt.known:
+            return "noun"  # "the zibbets were"
+        if (
+            nxt is not None
+            and not nxt.known
+            and nxt.ending == "ed"
+            and after is not None
+            and after.pos == "det"
+        ):
+            return "noun"  # "the zibbet glorped the ..."
+        if nominal(nxt) and nxt is not None and nxt.pos != "num" and r.ending != "s":
+            return "adj"  # "the glorpy zibbets", "a lovely garden"; not a plural: "our suitcases fit"
+        return "noun"
+    if prev == "prep" and governor != "inf" and not nominal(nxt):
+        return "noun"  # the whole phrase after a preposition: "the capital of portugal"
+    predicative = governor == "aux" and w.governor_lemma == "be" and r.ending in ("", "ly") and prev != "det"
+    if predicative and (nxt is None or nxt.pos not in ("noun", "adj", "verb")):
+        return "adj"  # "the bread was crumbly", "the soup is glorpish"
+    if governor in ("aux", "inf") and r.pos != "adv":
+        return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
+    if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb:
+        if r.ending in ("ed", "s") or (prev_r is not None and prev_r.key in SUBJECT_PRONOUNS):
+            return "verb"  # "the dog zanned", "she glorps"
+        if nxt is None or nxt.pos in ("det", "pron", "prep"):
+            return "verb"
+    return r.pos
+
+
+def _opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: int) -> bool:
+    """Is word i, a plural noun by the lexicon, the verb of a clause opened by a conjunction or by after,
+    before, until or since, whose subject is the noun phrase between ("after my meeting ends": ends)? It must
+    end in -s on the plain form of a verb ("end" can be a verb), and the phrase open with a determiner and
+    hold only adjectives, numbers and nouns besides."""
+    key = reads[i].key
+    stems = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],) if key.endswith("s") else ()
+    if not any(
+        (stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems
+    ):
+        return False
+    q = i - 1
+    while q >= 0 and pos[q] in ("det", "adj", "num", "noun") and role[q] == "":
+        q -= 1
+    opened = q >= 0 and (role[q] == "sub" or (pos[q] == "prep" and reads[q].key in CLAUSE_PREPOSITIONS))
+    return opened and pos[q + 1] == "det"
+
+
+def _settle(w: _Place, p: str) -> str:
+    """The last word on a known or unknown word's part of speech ``p``: a verb where a clause needs one."""
+    prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
+    if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
+        return "verb"  # "after my meeting ends", "when the bell rings"
+    if p in ("noun", "adj") and w.asked and prev_r is not None and prev_r.key in SUBJECT_PRONOUNS:
+        return "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
+    if p == "noun" and w.asked and prev == "noun" and nxt is not None and nxt.pos == "det":
+        return "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
+    if (
+        p == "noun"
+        and prev_r is not None
+        and prev_r.key in ("i", "we", "they", "he", "she")
+        and not w.has_verb
+        and (nxt is None or nxt.pos in ("det", "pron", "prep", "adv"))
+    ):
+        return "verb"  # a subject pronoun's verb, even one listed only as a noun: "after we shape the clay"
+    if p == "adj" and prev == "prep" and (nxt is None or nxt.pos == "prep"):
+        return "noun"  # "after dark"
+    return p
+
+
+def _verb_of_a_verbless_sentence(reads: list[Reading], pos: list[str]) -> None:
+    """No verb at all: "the dogs bark" is a subject and its verb, not a compound. The first noun after a noun
+    that can be a verb and ends the phrase becomes one."""
+    if "verb" in pos:
+        return
+    n = len(reads)
+    for i in range(1, n):
+        last = i + 1 == n or not nominal(reads[i + 1])
+        if pos[i] == "noun" and pos[i - 1] == "noun" and "verb" in reads[i].also and last:
+            pos[i] = "verb"
+            break
+
+
+def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
+    """Each word's reading, its part of speech in this sentence, and its role in the clause structure.
+
+    Roles: "aux" (auxiliary or modal), "inf" (infinitive "to"), "coord" (and, or, but, nor), "sub"
+    (subordinating conjunction), "rel" (relative pronoun), "comp" (complementiser "that"), "wh" (question
+    word), "whdet" (a question's which or what before its noun), or "" for everything else.
+    """
+    reads = [read(w) for w in words]
+    n = len(reads)
+    pos = [""] * n
+    role = [""] * n
+    verb_since_boundary = False
+    asked = False  # the sentence opened with do or a modal ("did the dog ...") and awaits its main verb
+    for i, r in enumerate(reads):
+        w = _Place(reads, pos, role, i, verb_since_boundary, asked)
+        p, rl = _tag_known(w) if r.known else (_guess_from_neighbours(w), "")
+        p = _settle(w, p)
+        pos[i], role[i] = p, rl
+        opened = max((x + 1 for x in range(i) if role[x] == "coord"), default=0)  # the clause's first word
+        asked = asked or (
+            rl == "aux" and r.lemma in _TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
+        )
+        asked = asked and not (p == "verb" and rl != "aux")
+        if p == "verb":
+            verb_since_boundary = True
+        elif rl in ("coord", "sub", "rel", "comp"):
+            verb_since_boundary = False
+    _verb_of_a_verbless_sentence(reads, pos)
+    return reads, pos, role
