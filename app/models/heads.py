@@ -1,7 +1,9 @@
-"""The relation model of figure 1: one attention layer of width 24, sliced into h heads, trained for each h.
+"""The relation model of figure 1: one attention layer of width d_model = 48 (app/models/relations.py's
+D_MODEL), sliced into h heads, trained for each h.
 
 Next to it, the same layer with its h query heads sharing g key/value heads (g divides h; g = 1 is
-multi-query attention, 1 < g < h grouped-query): W_Q stays 24 × 24, W_K and W_V shrink to 24 × g·d_k, and
+multi-query attention, 1 < g < h grouped-query): W_Q stays d_model × d_model, W_K and W_V shrink to
+d_model × g·d_k, and
 query head i reads key/value head i // (h/g). g = h is the ordinary layer.
 
 The weights come from ``training/train_relations.py`` and ``training/train_sharing.py`` (see

@@ -39,12 +39,12 @@ answers the same facts in fewer bytes (`{PACKED}`): at 64 words × 12 heads 169 
   float32, rounded to nearest. Put a zero byte below each three to read them as float32.
 
 `kv_heads` = g serves the layer whose h query heads share g key/value heads (grouped-query attention;
-g = 1 is multi-query): W_K and W_V are 24 × g·(24/h) instead of 24 × 24, and query head i reads key/value
-head i // (h/g). Left out, or g = h, it is the ordinary layer, and an answer without it is what it always
-was. Every g that divides h was trained for h = 2, 3, 4, 6, 8 and 12 (h = 1 has nothing to share); at
-h = 24 only g = 24. With `kv_heads` given the answer adds `kv_heads` and `kv_head_of` (the key/value head
-each query head reads), in both forms. A g that does not divide h, or one not trained, is a 422 naming the
-values there are.
+g = 1 is multi-query): W_K and W_V are {D_MODEL} × g·({D_MODEL}/h) instead of {D_MODEL} × {D_MODEL}, and query
+head i reads key/value head i // (h/g). Left out, or g = h, it is the ordinary layer, and an answer without it
+is what it always was. The head counts whose every g was trained are those of the training record
+(app/weights/relations_shared_curve.json; h = 1 has nothing to share). With `kv_heads` given the answer adds
+`kv_heads` and `kv_head_of` (the key/value head each query head reads), in both forms. A g that does not
+divide h, or one not trained, is a 422 naming the values there are.
 
 A packed weight is within {PACKED_RELATIVE_ERROR:g} of its float64, relatively (below 1.2e-38, within
 {PACKED_SMALLEST:.2g}):

@@ -40,7 +40,8 @@ def test_query_heads_read_their_groups_key_value_head() -> None:
 
 
 def test_every_divisor_of_every_trained_head_count_is_there(model: RelationHeads) -> None:
-    """What the route's description promises: every g dividing h for h = 2 … 12, only g = h at 1 and above."""
+    """What the route's description promises: every g dividing h for the record's head counts (2 … 12), and
+    only g = h elsewhere."""
     for h in VALID_HEADS:
         assert model.kv_heads[h] == (valid_head_counts(h) if 1 < h <= 12 else [h]), h
     assert sorted(SHARED) == sorted(
