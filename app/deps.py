@@ -26,10 +26,11 @@ from starlette.concurrency import run_in_threadpool
 
 from app.config import Settings, get_settings
 from app.models.heads import RelationHeads, get_relation_heads
-from app.models.real_bert import RealBert, load_real_bert
+from app.models.real_bert.encoder import RealBert
+from app.models.real_bert.loading import load_real_bert
 from app.models.tiny_lm import TinyLMs, get_tiny_lms
-from app.models.translator import TranslatorModel, get_translator
-from app.schemas import SENTENCE_LIMIT
+from app.models.translator.committed import TranslatorModel, get_translator
+from app.schemas.common import SENTENCE_LIMIT
 from app.web.cache import ResponseCache, get_response_cache
 from app.web.refusal import Refusal
 from app.words import sentence_words

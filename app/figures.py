@@ -7,8 +7,15 @@ Inserting, moving or removing a figure is one line below.
 
 An entry keeps its number even while its partial (templates/figures/<slug with underscores>.html) does not
 exist yet: the article and the figure pages then leave it out, and the numbers after it do not move.
+
+The rest of a figure is found from its slug, so that adding one is its line below, its partial (included in
+templates/index.html where the article's text reaches it) and its static files: its stylesheet
+static/css/figures/<slug>.css, which templates/macros.html links, and, for a figure that draws (its partial's
+``data-widget``), its module static/js/figures/<slug>/index.js or else static/js/figures/<slug>.js, whose
+versioned address the page data's ``widgets`` hands static/js/main.js (``Figure.module``).
 """
 
+from collections.abc import Container
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +29,13 @@ class Figure:
     def template(self) -> str:
         """Its partial, relative to the templates directory: heads-dial is figures/heads_dial.html."""
         return f"figures/{self.slug.replace('-', '_')}.html"
+
+    def module(self, files: Container[str]) -> str | None:
+        """Its widget's module among ``files`` (paths relative to the static directory): the entry of a folder
+        of modules, js/figures/<slug>/index.js, or else one module, js/figures/<slug>.js; None for a figure
+        that draws nothing (a plain table)."""
+        candidates = (f"js/figures/{self.slug}/index.js", f"js/figures/{self.slug}.js")
+        return next((path for path in candidates if path in files), None)
 
 
 FIGURES: tuple[Figure, ...] = (

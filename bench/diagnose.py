@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import statistics
 import subprocess
 import sys
@@ -39,9 +38,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from app.core.diagnostics import diagnose_blocks  # noqa: E402
-from app.core.matrix_files import npy_blocks, npy_layout  # noqa: E402
+from app.core.head_blocks import npy_blocks, npy_layout  # noqa: E402
 from app.main import create_app  # noqa: E402
-from tools.inprocess import traced_peak, upload_scope  # noqa: E402
+from tools.inprocess import npy, traced_peak, upload_scope  # noqa: E402
 
 MB = 1024 * 1024
 BOUNDARY = "benchboundary7MA4YWxkTrZu0gW"
@@ -167,9 +166,7 @@ def bounded_cases() -> dict[str, tuple[str, bytes]]:
         ("8,192 heads (largest allowed)", "w.npy", largest),
         ("[500000,2,2] uint8", "w.npy", many),
     ):
-        buffer = io.BytesIO()
-        np.save(buffer, array)
-        cases[label] = (name, buffer.getvalue())
+        cases[label] = (name, npy(array))
     cases["149,000 heads .json"] = ("w.json", ("[" + ",".join(["[[1,0],[0,1]]"] * 149_000) + "]").encode())
     cases["10^6 lines .csv"] = ("w.csv", b"1\n" * 1_000_000)
     return cases

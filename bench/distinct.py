@@ -198,7 +198,7 @@ def wire_bytes(url: str, path: str) -> tuple[int, str]:
 
 def real_model_installed() -> bool:
     from app.config import get_settings
-    from app.models.real_bert import missing_reason, packaged_model_dir
+    from app.models.real_bert.installed import missing_reason, packaged_model_dir
 
     return missing_reason(get_settings().real_model_dir or packaged_model_dir()) is None
 

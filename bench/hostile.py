@@ -18,7 +18,6 @@ The goal (issue 12): nothing within the limits takes more than 1 s or 100 MiB of
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import statistics
 import sys
@@ -32,8 +31,9 @@ import httpx
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.core.attention import apply_mask, softmax  # noqa: E402
+from app.core.masks import apply_mask, softmax  # noqa: E402
 from bench.common import rss_kib  # noqa: E402
+from tools.inprocess import npy  # noqa: E402
 from tools.serving import served  # noqa: E402
 
 JSON = {"content-type": "application/json"}
@@ -59,12 +59,6 @@ def made_up(words: int, run: int) -> str:
 
 def compact(value: object) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
-
-
-def npy(array: np.ndarray) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=False)
-    return buffer.getvalue()
 
 
 def causal(shape: tuple[int, ...], run: int, dtype: type = np.float32, mask: str = "neg_inf") -> np.ndarray:
@@ -117,7 +111,7 @@ CASES: dict[str, Send] = {
     "/api/real-attention, 128 pieces, layer=all": get(
         "/api/real-attention", lambda run: {"sentence": sentence(60, run) + " ," * 60, "layer": "all"}
     ),
-    # past 30 words the translator refuses before decoding (app/models/translator.py TRAINED_MAX_WORDS)
+    # past 30 words the translator refuses before decoding (app/models/translator/words.py TRAINED_MAX_WORDS)
     "/api/translate, 30 words": post("/api/translate", lambda run: compact({"sentence": sentence(30, run)})),
     "/api/translate, 64 words (refused)": post(
         "/api/translate", lambda run: compact({"sentence": sentence(64, run)})

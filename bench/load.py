@@ -92,7 +92,7 @@ def attention_requests(pool: int, seed: int = 0) -> Request:
 
 def translate_requests(pool: int) -> Request:
     """POST /api/translate over ``pool`` held-out sentences of the translator."""
-    from app.models.translator import get_translator
+    from app.models.translator.committed import get_translator
     from training.parallel_corpus import heldout_pairs
 
     record = get_translator().record

@@ -11,7 +11,7 @@ a new one (words drawn at random from a fixed list, a seed per length), so no ca
   beside the fast path, as ratios of a (384, 384) @ (384, 384) float64 matmul measured in the same run and
   of each other:
   - the forward pass: ``RealBert.forward`` (float64, the network as written) against ``RealBert.attention``
-    (float32, fused, column blocks; see app/models/real_bert.py);
+    (float32, fused, column blocks; see app/models/real_bert/encoder.py);
   - the relation scoring of every layer and head: ``word_attention`` twice against ``word_attentions``
     (figure 1's targets and 6 × 12 scores per relation in both);
   - the whole answer for layer 0: ``attend(..., reference=True)`` against ``attend`` (both score with
@@ -49,20 +49,17 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.config import get_settings  # noqa: E402
-from app.models.real_bert import (  # noqa: E402
-    DECIMALS,
-    HEADS,
-    LAYERS,
-    MAX_PIECES,
-    RealAttention,
-    RealBert,
-    missing_reason,
-    packaged_model_dir,
+from app.models.real_bert.answer import DECIMALS, RealAttention  # noqa: E402
+from app.models.real_bert.encoder import RealBert  # noqa: E402
+from app.models.real_bert.installed import missing_reason, packaged_model_dir  # noqa: E402
+from app.models.real_bert.pieces import MAX_PIECES  # noqa: E402
+from app.models.real_bert.relation_fit import (  # noqa: E402
     relation_scores,
     relation_targets,
     word_attention,
     word_attentions,
 )
+from app.models.real_bert.weights import HEADS, LAYERS  # noqa: E402
 from app.routes.real_attention import real_attention_response  # noqa: E402
 from app.web.answers import json_bytes  # noqa: E402
 from tools.serving import app_server  # noqa: E402

@@ -31,7 +31,10 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 
-from app.models.translator import TRAINED_MAX_WORDS, FastDecoder, Translator, get_translator  # noqa: E402
+from app.models.translator.committed import get_translator  # noqa: E402
+from app.models.translator.fast_decoder import FastDecoder  # noqa: E402
+from app.models.translator.network import Translator  # noqa: E402
+from app.models.translator.words import TRAINED_MAX_WORDS  # noqa: E402
 from tools.serving import app_server  # noqa: E402
 from training.parallel_corpus import heldout_pairs  # noqa: E402
 

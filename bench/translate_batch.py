@@ -26,7 +26,7 @@ from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.models.translator import get_translator  # noqa: E402
+from app.models.translator.committed import get_translator  # noqa: E402
 from bench.distinct import translate_sentences  # noqa: E402
 from training.parallel_corpus import HELDOUT_SEED, distinct_pairs  # noqa: E402
 

@@ -12,7 +12,7 @@ from typing import NoReturn
 import pytest
 
 from app.config import get_settings
-from app.models.real_bert import missing_reason, packaged_model_dir
+from app.models.real_bert.installed import missing_reason, packaged_model_dir
 
 
 def missing(message: str) -> NoReturn:

@@ -16,7 +16,7 @@ import pytest
 
 import app.__main__ as cli
 from app.__main__ import build_parser, check_causal
-from app.core.attention import apply_mask, softmax
+from app.core.masks import apply_mask, softmax
 
 ROOT = Path(__file__).resolve().parent.parent
 SCORES = np.random.default_rng(3).normal(size=(2, 2, 5, 5))

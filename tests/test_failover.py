@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from app.models.translator import FLOAT32_MAPS
+from app.models.translator.network import FLOAT32_MAPS
 from tests.test_proxy import nginx_in_front_of
 from tools.serving import Served, served
 

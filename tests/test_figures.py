@@ -7,8 +7,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from app.config import get_settings
 from app.figures import FIGURES, NUMBERS, number, present
 from app.routes.pages import RECORDS
+from app.web.static_files import get_static_site
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,9 +39,55 @@ def test_present_lists_the_registered_partials_in_reading_order(tmp_path: Path) 
 
 
 def test_the_page_data_carries_every_number(client: TestClient) -> None:
-    html = client.get("/figure/mask-lab").text
-    data = json.loads(re.search(r'<script[^>]* id="page-data">(.*?)</script>', html).group(1))
-    assert data["figures"] == NUMBERS
+    assert _page_data(client.get("/figure/mask-lab").text)["figures"] == NUMBERS
+
+
+def _page_data(html: str) -> dict:
+    return json.loads(re.search(r'<script[^>]* id="page-data">(.*?)</script>', html).group(1))
+
+
+def test_every_figure_that_draws_has_its_module() -> None:
+    """A partial's figure with data-widget="<slug>" has js/figures/<slug>/index.js or js/figures/<slug>.js,
+    and a figure without one (a plain table) has none."""
+    settings = get_settings()
+    files = {p.relative_to(settings.static_dir).as_posix() for p in settings.static_dir.rglob("*.js")}
+    shown = present(settings.templates_dir)
+    assert shown
+    for figure in shown:
+        partial = (settings.templates_dir / figure.template).read_text(encoding="utf-8")
+        draws = f'data-widget="{figure.slug}"' in partial
+        assert (figure.module(files) is not None) == draws, figure.slug
+    # and every module in js/figures is a registered figure's, so a misspelt name cannot go unstarted
+    entries = {n.split("/")[2].removesuffix(".js") for n in files if n.startswith("js/figures/")}
+    assert entries and entries - {f.slug for f in FIGURES} == set()
+
+
+def test_the_module_is_a_folder_or_one_file() -> None:
+    (figure,) = [f for f in FIGURES if f.slug == "order"]
+    assert figure.module({"js/figures/order.js"}) == "js/figures/order.js"
+    folder = {"js/figures/order/index.js", "js/figures/order/draw.js", "js/figures/order.js"}
+    assert figure.module(folder) == "js/figures/order/index.js"
+    assert figure.module({"js/figures/orders.js"}) is None
+
+
+def test_the_page_data_gives_each_module_by_its_versioned_address(client: TestClient) -> None:
+    widgets = _page_data(client.get("/").text)["widgets"]
+    site = get_static_site()
+    expected = {f.slug: site.url(f.module(site.assets)) for f in FIGURES if f.module(site.assets)}
+    assert widgets == expected and "heads-dial" in widgets and "placements" not in widgets
+    for address in widgets.values():
+        response = client.get(address)
+        assert response.status_code == 200 and "export function start" in response.text, address
+    assert _page_data(client.get("/figure/order").text)["widgets"] == widgets
+
+
+def test_main_js_names_no_figure() -> None:
+    """static/js/main.js starts whatever the page data's `widgets` names: a list of figures or of their
+    modules written into it again would be a second registry to keep in step with app/figures.py."""
+    main = _without_comments((ROOT / "static/js/main.js").read_text(encoding="utf-8"), ".js")
+    assert "figures/" not in main
+    assert not [f.slug for f in FIGURES if re.search(rf"""["'`]{re.escape(f.slug)}["'`]""", main)]
+    assert "import(address)" in main
 
 
 def test_the_records_table_names_its_figures_by_their_numbers() -> None:

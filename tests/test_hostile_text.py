@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.core.attention import apply_mask, softmax
+from app.core.masks import apply_mask, softmax
 
 # Printable text salted with what breaks encoders: surrogates (Cs), controls (Cc, NUL among them), format
 # characters (Cf: BOM, zero-width joiner, bidi overrides) and the line and paragraph separators.

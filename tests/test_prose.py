@@ -1,7 +1,8 @@
-"""The article's and the README's sentences say what the numbers show.
+"""The article's and the documentation's sentences say what the numbers show.
 
-Each test computes the fact a sentence states and reads the sentence from the rendered page or the README, so
-that the claim and the computation cannot drift apart unnoticed.
+Each test computes the fact a sentence states and reads the sentence from the rendered page or the page of
+docs/ that holds it (docs/article.md, docs/api.md, docs/training.md), so that the claim and the computation
+cannot drift apart unnoticed.
 """
 
 import html
@@ -17,11 +18,11 @@ from fastapi.testclient import TestClient
 
 from app.config import get_settings
 from app.core.accounting import head_accounting
-from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
+from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
 from app.models.heads import get_relation_heads
 from app.models.order import HEADS, order_check
 from app.models.relations import POSITION_SLICE, analyse
-from app.models.translator import FLOAT32_MAPS
+from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
 from training.parallel_corpus import NOVEL_NEGATED
@@ -29,6 +30,9 @@ from training.written import load as load_written
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+ARTICLE_MD = (ROOT / "docs" / "article.md").read_text(encoding="utf-8")  # what is on the page
+API_MD = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+TRAINING_MD = (ROOT / "docs" / "training.md").read_text(encoding="utf-8")
 WEIGHTS_README = (get_settings().weights_dir / "README.md").read_text(encoding="utf-8")
 CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_text())
 
@@ -54,7 +58,8 @@ def test_no_sentence_claims_every_number_is_computed_live(article: str) -> None:
     """Held-out scores, loss curves and the translator's measures are records of training runs."""
     claim = re.compile(r"every number[^.]*(computed|live)", re.IGNORECASE)
     assert not claim.search(text_of(article))
-    assert not claim.search(README)
+    for doc in (README, *(page.read_text(encoding="utf-8") for page in (ROOT / "docs").glob("*.md"))):
+        assert not claim.search(doc)
 
 
 def test_the_numbers_section_names_every_record_its_file_and_command(article: str) -> None:
@@ -94,11 +99,11 @@ def test_section_one_reports_the_story_and_the_scores_of_the_record(article: str
     assert f"three heads reach {scores3[0]}, {scores3[1]} and {scores3[2]}" in text
 
 
-def test_the_readme_gives_the_records_story(article: str) -> None:
-    """The README's paragraph on figure 1 states the story's figures as the record has them."""
+def test_the_figures_doc_gives_the_records_story(article: str) -> None:
+    """The paragraph on figure 1 in docs/article.md states the story's figures as the record has them."""
     story = CURVE["story"]
-    paragraph = README[
-        README.index("**Figure 1, the heads dial.**") : README.index("**Figure 2, the accounting.**")
+    paragraph = ARTICLE_MD[
+        ARTICLE_MD.index("**Figure 1, the heads dial.**") : ARTICLE_MD.index("**Figure 2, the accounting.**")
     ]
     text = re.sub(r"\s+", " ", paragraph)
     for name in ("novel", "written"):
@@ -130,12 +135,12 @@ def test_the_readme_gives_the_records_story(article: str) -> None:
     assert f"other grammatical partners than the person in {grammar_differs}." in text
 
 
-def test_the_readme_gives_the_language_models_record() -> None:
-    """The README's paragraph on figure 7 states each model's validation loss and share of well-formed
-    sentences as the training record has them."""
+def test_the_figures_doc_gives_the_language_models_record() -> None:
+    """The paragraph on figure 7 in docs/article.md states each model's validation loss and share of
+    well-formed sentences as the training record has them."""
     record = json.loads((get_settings().weights_dir / "tiny_lm_curves.json").read_text())
     by = {m["mask"]: m for m in record["models"]}
-    paragraph = README[README.index("**Figure 7, the interview question.**") :].split("\n\n")[0]
+    paragraph = ARTICLE_MD[ARTICLE_MD.index("**Figure 7, the interview question.**") :].split("\n\n")[0]
     text = re.sub(r"\s+", " ", paragraph)
     for mask, name in (("zero", "×0"), ("none", "no mask"), ("next_word", "off by one")):
         assert f"{by[mask]['final_validation']:.4f} ({name}" in text, mask
@@ -184,7 +189,7 @@ def test_minilm_is_said_to_be_fine_tuned_on_the_sentence_pairs(article: str) -> 
     assert "trained on a billion" not in text
 
 
-def test_the_readme_names_every_refusal_status_the_api_documents(client: TestClient) -> None:
+def test_the_api_doc_names_every_refusal_status_the_api_documents(client: TestClient) -> None:
     documented = {
         int(code)
         for path in client.get("/openapi.json").json()["paths"].values()
@@ -192,49 +197,50 @@ def test_the_readme_names_every_refusal_status_the_api_documents(client: TestCli
         for code in operation.get("responses", {})
         if code.isdigit() and int(code) >= 400
     }
-    refusals = README[README.index("Every refusal is a 4xx") :].split("\n\n")[0]
+    refusals = API_MD[API_MD.index("Every refusal is a 4xx") :].split("\n\n")[0]
     assert documented and {code for code in documented if str(code) not in refusals} == set()
 
 
-def test_the_readme_gives_how_many_unknown_words_get_close_words() -> None:
-    from app.models.translator import SUGGESTED_AT_MOST
+def test_the_api_doc_gives_how_many_unknown_words_get_close_words() -> None:
+    from app.models.translator.words import SUGGESTED_AT_MOST
 
-    assert f"for the first {SUGGESTED_AT_MOST} unknown words only" in re.sub(r"\s+", " ", README)
+    assert f"for the first {SUGGESTED_AT_MOST} unknown words only" in re.sub(r"\s+", " ", API_MD)
 
 
-def test_the_readme_gives_the_uploads_pace_and_parts() -> None:
+def test_the_api_doc_gives_the_uploads_pace_and_parts() -> None:
     from app.web.multipart import MAX_PARTS, MIN_RATE, RATE_GRACE
 
-    text = re.sub(r"\s+", " ", README)
+    text = re.sub(r"\s+", " ", API_MD)
     assert f"An upload must average {MIN_RATE // 1024} KB/s once {RATE_GRACE:g} s have passed" in text
     assert f"hold at most {MAX_PARTS} multipart parts" in text
 
 
-def test_the_readme_gives_the_row_sum_tolerances() -> None:
-    from app.core.diagnostics import ROW_SUM_TOLERANCE
+def test_the_api_doc_gives_the_row_sum_tolerances() -> None:
+    from app.core.head_signatures import ROW_SUM_TOLERANCE
 
     assert (
-        f"(by more than {ROW_SUM_TOLERANCE:g}, or twice what rounding to float16 or bfloat16 can do" in README
+        f"(by more than {ROW_SUM_TOLERANCE:g}, or twice what rounding to float16 or bfloat16 can do" in API_MD
     )
 
 
-def test_the_readme_counts_the_translators_words_without_its_special_tokens() -> None:
-    """The README said 515 and 782, which counted <pad>, <s> and </s> as words."""
-    from app.models.translator import SPECIALS, get_translator
+def test_the_figures_doc_counts_the_translators_words_without_its_special_tokens() -> None:
+    """The figures' doc said 515 and 782, which counted <pad>, <s> and </s> as words."""
+    from app.models.translator.committed import get_translator
+    from app.models.translator.words import SPECIALS
 
     translator = get_translator().translator
     english = len([w for w in translator.source_vocabulary if w not in SPECIALS])
     french = len([w for w in translator.target_vocabulary if w not in SPECIALS])
-    text = re.sub(r"\s+", " ", README)
+    text = re.sub(r"\s+", " ", ARTICLE_MD)
     assert f"from {english} English and {french} French word forms" in text
 
 
-def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None:
+def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() -> None:
     """The translator's paragraph: its held-out figures, size and training time as its record holds them, and
     the float32 bound the server's decoding is held to."""
     record = json.loads((get_settings().weights_dir / "translator_record.json").read_text())
     novel = record["novel"]
-    text = re.sub(r"\s+", " ", README)
+    text = re.sub(r"\s+", " ", ARTICLE_MD)
     percent = lambda x: f"{100 * x:.1f}%"  # noqa: E731
     assert (
         f"{record['heldout_pairs']:,} pairs of that grammar never seen in training "
@@ -271,39 +277,41 @@ def test_the_readme_gives_the_translators_record_and_its_float32_bound() -> None
     )
 
 
-def test_the_readmes_signature_table_is_the_codes() -> None:
-    """One table of the diagnosis's signatures, in app/core/diagnostics.py; the README's is the same, row for
-    row, and names every signature the code can give."""
-    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \|$", README, flags=re.M)
+def test_the_api_docs_signature_table_is_the_codes() -> None:
+    """One table of the diagnosis's signatures, in app/core/head_signatures.py; docs/api.md's is the same, row
+    for row, and names every signature the code can give."""
+    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \|$", API_MD, flags=re.M)
     table = {name: (shows, code) for name, shows, code in rows if name in SIGNATURES}
     assert set(SIGNATURE_RULES) == set(SIGNATURES)
     assert table == {name: (shows, code) for name, (shows, code, _) in SIGNATURE_RULES.items()}
 
 
 @pytest.mark.parametrize(
-    ("record", "runs", "said"),
+    ("record", "runs", "command"),
     [
-        ("relations_curve.json", "heads", "(fixed seeds, about {} minutes on two cores)"),
-        ("relations_shared_curve.json", "layers", "training.train_sharing`, about {} minutes on two cores"),
-        ("tiny_lm_curves.json", "models", "`python -m training.train_lm` (about {} minutes on two cores)"),
+        ("relations_curve.json", "heads", "`python -m training.train_relations`:"),
+        ("relations_shared_curve.json", "layers", "`python -m training.train_sharing`:"),
+        ("tiny_lm_curves.json", "models", "`python -m training.train_lm`:"),
     ],
 )
-def test_the_readme_gives_each_training_commands_time_as_its_record_has_it(
-    record: str, runs: str, said: str
+def test_the_training_doc_gives_each_training_commands_time_as_its_record_has_it(
+    record: str, runs: str, command: str
 ) -> None:
-    """Each record holds every run's seconds; the README gives their sum to the nearest five minutes."""
+    """Each record holds every run's seconds; docs/training.md gives their sum to the nearest five minutes, in
+    the command's own line."""
     data = json.loads((get_settings().weights_dir / record).read_text())
     minutes = sum(run["seconds"] for run in data[runs]) / 60
-    assert said.format(5 * round(minutes / 5)) in re.sub(r"\s+", " ", README)
+    (item,) = [item for item in re.split(r"^- ", TRAINING_MD, flags=re.M) if item.startswith(command)]
+    assert f"about {5 * round(minutes / 5)} minutes on two cores" in re.sub(r"\s+", " ", item)
 
 
-def test_the_readme_gives_the_sharing_records_losses_and_scores() -> None:
+def test_the_figures_doc_gives_the_sharing_records_losses_and_scores() -> None:
     """Figure 3's paragraph: the losses it quotes and what meaning and position score at 12 query heads."""
     record = json.loads((get_settings().weights_dir / "relations_shared_curve.json").read_text())
     run = {(r["heads"], r["kv_heads"]): r for r in record["layers"]}
     loss = {key: f"{r['final_loss']:.3f}" for key, r in run.items()}
     best = {key: {name: max(s) for name, s in r["heldout"]["per_head"].items()} for key, r in run.items()}
-    text = re.sub(r"\s+", " ", README)
+    text = re.sub(r"\s+", " ", ARTICLE_MD)
     assert (
         f"(h = 6: loss {loss[6, 6]} at g = 6, {loss[6, 3]} at g = 3, {loss[6, 2]} at g = 2, "
         f"{loss[6, 1]} at g = 1)"
@@ -311,3 +319,10 @@ def test_the_readme_gives_the_sharing_records_losses_and_scores() -> None:
     assert f"(loss {loss[12, 12]} at g = 12, {loss[12, 1]} at g = 1)" in text
     assert f"pays ({best[12, 12]['meaning']:.2f} → {best[12, 1]['meaning']:.2f})" in text
     assert f"while position holds at {best[12, 1]['position']:.2f}" in text
+
+
+def test_the_api_doc_gives_the_width_the_head_count_divides() -> None:
+    from app.models.heads import VALID_HEADS
+
+    d_model = max(VALID_HEADS)  # every width divides itself
+    assert f"`heads` defaults to 3 and must divide d_model = {d_model}." in re.sub(r"\s+", " ", API_MD)

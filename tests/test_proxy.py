@@ -734,20 +734,18 @@ def test_a_slow_header_client_is_cut_off_by_the_proxy(proxy: Proxy) -> None:
     assert any("client timed out" in line and "reading client request headers" in line for line in log)
 
 
-def test_the_readme_gives_the_proxys_limit_in_all_as_the_configuration_has_it() -> None:
+def test_the_production_doc_gives_the_proxys_limits_as_the_configuration_has_them() -> None:
     template, stream = configuration()
     upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
     assert upstream is not None
     (idle,) = directive("keepalive", upstream.group(1))
     in_all = directive("limit_conn", template)[1].split()[1]
-    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
-    assert f"a limit in all ({in_all} requests, so that with the {idle} idle connections" in readme
-    assert f"nginx never needs more than the app's {LIMIT_CONCURRENCY})" in readme
+    doc = re.sub(r"\s+", " ", (ROOT / "docs" / "production.md").read_text())
+    assert f"a limit in all ({in_all} requests, so that with the {idle} idle connections" in doc
+    assert f"nginx never needs more than the app's {LIMIT_CONCURRENCY})" in doc
     per_address, in_all = stream_limits(stream)
     assert (
         f"at most {per_address} from one address (the app's own `--limit-per-address`) and {in_all} in all"
-        in readme
+        in doc
     )
-    assert (
-        f"closes connections past {per_address} from one address and {in_all} in all as they open" in readme
-    )
+    assert f"closes connections past {per_address} from one address and {in_all} in all as they open" in doc

@@ -88,9 +88,9 @@ def test_the_limits_have_sane_defaults() -> None:
     assert (args.timeout_keep_alive, args.timeout_header, args.timeout_body) == (5, 10, 10)
     assert (args.limit_concurrency, args.h11_max_incomplete_event_size) == (128, 16384)
     assert args.limit_per_address == 32
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "production.md").read_text()
     for flag in ("limit_concurrency", "limit_per_address", "h11_max_incomplete_event_size"):
-        assert f"`--{flag.replace('_', '-')} " in readme and f"` ({getattr(args, flag)})" in readme, flag
+        assert f"`--{flag.replace('_', '-')} " in doc and f"` ({getattr(args, flag)})" in doc, flag
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ def test_only_imports_change_between_disk_and_wire() -> None:
         assert unversioned(served(path)) == on_disk(path)
     main = served("js/main.js").decode()
     imports = re.findall(r"""(["'])(\.{1,2}/[^"']+?\.js)\?v=([0-9a-f]{12})\1""", main)
-    assert len(imports) > 10  # static imports and each figure's import()
+    assert len(imports) >= 4  # its static imports (a figure's module comes by its address in the page data)
     for _, target, version in imports:
         assert version == site.assets[posixpath.normpath(posixpath.join("js", target))].version
 

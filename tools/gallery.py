@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from app.config import get_settings
 from app.figures import present
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS
+from tools.drawn import draw_figure, next_frames
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "docs" / "screenshots"
@@ -24,16 +25,11 @@ WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height"
 QUALITY = 45  # JPEG quality: text stays readable, and the pictures weigh about 3 MB together
 
 
-def drawn(page: Page, name: str) -> None:
-    """Wait until figure `name`, in view, has its answers and has drawn them."""
-    figure = page.locator(f"figure#{name}")
-    figure.scroll_into_view_if_needed()
-    expect(figure).not_to_have_attribute("aria-busy", "true")
-    page.wait_for_load_state("networkidle")
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
 def take(page: Page, name: str, file: str) -> None:
+    """Figure `name`, drawn (tools/drawn.py) and its answer's frames run, as docs/screenshots/<file>.jpg."""
+    draw_figure(page, name)
+    page.wait_for_load_state("networkidle")
+    next_frames(page)
     page.locator(f"figure#{name}").screenshot(path=OUT / f"{file}.jpg", type="jpeg", quality=QUALITY)
     print(f"wrote {(OUT / f'{file}.jpg').relative_to(REPO)}", flush=True)
 
@@ -52,14 +48,11 @@ def main() -> None:
             page.set_default_timeout(30_000)
             for heads in (1, 3, 24):
                 page.goto(f"/figure/heads-dial?heads={heads}")
-                drawn(page, "heads-dial")
                 take(page, "heads-dial", f"heads-dial-h{heads}-{width}")
             page.goto("/")
             for name in [figure.slug for figure in present(get_settings().templates_dir)][1:]:
-                drawn(page, name)
                 take(page, name, f"{name}-{width}")
             page.goto("/figure/generator?gen_step=4")
-            drawn(page, "generator")
             take(page, "generator", f"generator-step-4-{width}")
             context.close()
         browser.close()

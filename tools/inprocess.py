@@ -1,14 +1,24 @@
 """Requests handed straight to the ASGI app (one at a time, or many at once), and the memory a piece of work
-takes: shared by the tests of the body limits, the upload and the batches, and by bench/diagnose.py."""
+takes, and the bytes of an uploaded .npy: shared by the tests of the body limits, the upload and the batches,
+and by bench/diagnose.py and bench/hostile.py."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import tracemalloc
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import numpy as np
+
+
+def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
+    """The bytes of `array` saved as a .npy file, as a reader's upload carries them."""
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
 
 
 def http_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict:

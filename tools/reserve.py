@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS
+from tools.drawn import draw_every_figure
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "static" / "css" / "reserve.css"
@@ -37,20 +38,6 @@ NATURAL_HEIGHTS = """() => Object.fromEntries([...document.querySelectorAll("fig
 # Each widget figure's height as it stands now.
 HEIGHTS = """() => Object.fromEntries([...document.querySelectorAll("figure[data-widget]")].map((f) =>
   [f.id, Math.round(f.getBoundingClientRect().height * 10) / 10]))"""
-
-NEXT_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-
-
-def draw_every_figure(page: Page, timeout: float = 20_000) -> None:
-    """Bring each widget figure into view in turn and wait until it has started and finished drawing."""
-    for figure in page.locator("figure[data-widget]").all():
-        figure.scroll_into_view_if_needed()
-        expect(figure).to_have_attribute("data-ready", "true", timeout=timeout)
-        if figure.get_attribute("data-lazy") is not None:
-            expect(figure).to_have_attribute("data-near", "true", timeout=timeout)
-        expect(figure).not_to_have_attribute("aria-busy", "true", timeout=timeout)
-    page.wait_for_load_state("networkidle")
-    page.evaluate(NEXT_FRAMES)  # drawings that follow their box's width redraw on the next frames
 
 
 def measure(page: Page, width: int) -> dict[str, float]:

@@ -16,15 +16,9 @@ from app.core.attention import multi_head_attention
 from app.core.borrowing import own_pairs, relation_scores
 from app.models.heads import Layer
 from app.models.relations import RELATIONS, analyse, features
-from app.models.translator import (
-    BOS,
-    CONTENT_KINDS,
-    TRAINED_MAX_WORDS,
-    UNREAD_BELOW,
-    Translator,
-    readings,
-    word_kinds,
-)
+from app.models.translator.network import Translator
+from app.models.translator.omissions import CONTENT_KINDS, UNREAD_BELOW, readings, word_kinds
+from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.models.verdicts import every_relation_has_its_own_head, serves_every_relation
 from training.french_lexicon import ALLOWED_LINKS, english_kinds
 
@@ -258,10 +252,11 @@ def unread_record(
     joined: Sequence[Sequence[str]],
     links: dict[str, set[str]],
 ) -> dict[str, Any]:
-    """How the check for unread words (app.models.translator.unread) does, at its threshold UNREAD_BELOW and
-    at UNREAD_TRIED: on the ``joined`` sentences, how many of the content words the translation left out
-    (``omitted``) it flags; and of the pairs of ``right`` translated exactly right, how many it flags a word
-    of. A form of "be" written in the wrong person is not a content word: it is not counted as left out."""
+    """How the check for unread words (app.models.translator.omissions.unread) does, at its threshold
+    UNREAD_BELOW and at UNREAD_TRIED: on the ``joined`` sentences, how many of the content words the
+    translation left out (``omitted``) it flags; and of the pairs of ``right`` translated exactly right, how
+    many it flags a word of. A form of "be" written in the wrong person is not a content word: it is not
+    counted as left out."""
     thresholds = sorted({UNREAD_BELOW, *UNREAD_TRIED})
 
     def content_readings(words: Sequence[str]) -> tuple[list[str], FloatArray]:

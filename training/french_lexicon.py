@@ -305,7 +305,7 @@ def english_kinds() -> dict[str, list[str]]:
     auxiliary (do, does, did), negation (not), adjective, number (the determiners the app's lexicon calls
     numbers: "two", "three"), determiner, preposition (every word of one: "in", "front", "of"), pronoun,
     conjunction. The page lists the vocabulary by these kinds, and the translator's check for unread words
-    reads nouns, verbs, adjectives, numbers and "not" (app.models.translator)."""
+    reads nouns, verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
     from app.models.lexicon import lookup
 
     def is_number(word: str) -> bool:

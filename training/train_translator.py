@@ -32,18 +32,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from app.core.attention import sinusoidal_positions  # noqa: E402
-from app.models.translator import (  # noqa: E402
-    BOS,
-    DECODER_PARAMETERS,
-    ENCODER_PARAMETERS,
-    EOS,
-    PAD,
-    RECORD_FILE,
-    SPECIALS,
-    WEIGHTS_FILE,
-    Translator,
-    TranslatorModel,
-)
+from app.models.translator.committed import RECORD_FILE, WEIGHTS_FILE, TranslatorModel  # noqa: E402
+from app.models.translator.network import DECODER_PARAMETERS, ENCODER_PARAMETERS, Translator  # noqa: E402
+from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import measure, unread_measured  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
@@ -69,7 +60,7 @@ def vocabularies() -> tuple[list[str], list[str]]:
 
 
 class TorchTranslator(torch.nn.Module):
-    """The network of app.models.translator, in PyTorch, with padding masks for batches."""
+    """The network of app.models.translator.network, in PyTorch, with padding masks for batches."""
 
     pe: torch.Tensor  # (MAX_POSITIONS, d_model): the sinusoidal table, a buffer
 

@@ -70,14 +70,9 @@ def head_costs(d_model: int, heads: int, n: int) -> Costs:
     projection = heads * n * d_model * d_k
     mixing = heads * n * n * d_k
     out = n * heads * d_k * d_model
+    total = 3 * projection + 2 * mixing + out
     multiply_adds = MultiplyAdds(
-        q=projection,
-        k=projection,
-        v=projection,
-        scores=mixing,
-        mix=mixing,
-        out=out,
-        total=3 * projection + 2 * mixing + out,
+        q=projection, k=projection, v=projection, scores=mixing, mix=mixing, out=out, total=total
     )
     return Costs(heads=heads, d_k=d_k, weights=weights, multiply_adds=multiply_adds, exps=heads * n * n)
 

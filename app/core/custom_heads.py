@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.core.attention import FloatArray, MaskMode, PerHeadResult, attention_per_head
+from app.core.attention import FloatArray, PerHeadResult, attention_per_head
+from app.core.masks import MaskMode
 from app.web.refusal import Refusal
 
 Rows = Sequence[Sequence[float]]

@@ -1,23 +1,39 @@
 """Numbers that summarise an attention pattern: how much of it looks ahead, and whether a model's own
 attention is causal: the strict-upper-triangle verdict, and the fingerprint of each mask bug of the zoo
 (×0, off by one either way, transposed, a faint finite mask, the mask applied after the softmax, NaN rows)
-read from the weights alone, head by head and in blocks of bounded size (judge_block, diagnose_blocks)."""
+read from the weights alone, head by head and in blocks of bounded size (diagnose_blocks).
+
+The work below the verdict has modules of its own, which import nothing from here: the limits on a shape
+(app/core/diagnosis_limits.py), an array's heads in blocks (app/core/head_blocks.py) and the signature of
+each head of a block (app/core/head_signatures.py). This module gathers a block's figures into a Diagnosis
+and puts them in words.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import islice
-from typing import Literal, get_args
+from typing import Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from app.core.attention import causal_mask
-from app.web.refusal import Refusal
+from app.core.diagnosis_limits import MatrixError, check_shape, grid_shape, head_name
+from app.core.head_blocks import array_blocks, as_heads, block_heads
+from app.core.head_signatures import (
+    BROKEN,
+    CODE,
+    FAINT,
+    LEAKING,
+    SIGNATURES,
+    Signature,
+    judge_block,
+    row_sum_tolerance,
+)
+from app.core.masks import causal_mask
 
 FloatArray = NDArray[np.float64]
-AnyFloatArray = NDArray[np.floating]
 
 
 def future_share(weights: ArrayLike) -> FloatArray:
@@ -48,104 +64,9 @@ def future_leak(weights: ArrayLike) -> float:
 # --- The structural diagnosis: is a model's own attention causal, and if not, which bug is it? ----------
 
 Verdict = Literal["causal", "leaks", "broken"]
-Signature = Literal[
-    "hides_self",
-    "next_word",
-    "transposed",
-    "zero_fill",
-    "faint",
-    "unmasked",
-    "after_softmax",
-    "nan_rows",
-    "causal",
-]
-# The signatures in the order they are tried (Signature's own order): a head gets the first that fits it
-# (see head_signatures).
-SIGNATURES: tuple[Signature, ...] = get_args(Signature)
-CODE = {name: code for code, name in enumerate(SIGNATURES)}  # a head's signature is stored as its index
-BROKEN: frozenset[Signature] = frozenset({"hides_self", "after_softmax", "nan_rows"})
-# The signatures a leaking head can have (hides_self leaks when a finite mask value fills its first row).
-LEAKING: tuple[Signature, ...] = ("hides_self", "next_word", "transposed", "zero_fill", "faint", "unmasked")
 
-MIN_POSITIONS = 2
-MAX_POSITIONS = 512
-# A file's bytes do not bound the work: a 2 MB .npy of shape [500000, 2, 2] is half a million heads, and the
-# work and the answer grow with the heads. These bound them whatever the file; check_shape judges them.
-MAX_LAYERS = 256
-MAX_HEADS_PER_LAYER = 256
-MAX_HEADS = 8192  # layers × heads
 # An answer lists every head up to this many; past it only the heads that are not causal, at most this many.
 LISTED_HEADS = 1024
-ROW_SUM_TOLERANCE = 1e-3  # how far from 1 a row may sum, at least: more where the dtype rounds coarser
-# The relative rounding error of one weight (the unit roundoff) by how the weights came: a row of weights
-# each rounded so sums within about that of 1, so a row may miss 1 by twice it (and by ROW_SUM_TOLERANCE at
-# least). bfloat16 has no numpy dtype: its exports arrive as float32 whose low 16 bits are all 0.
-UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53}
-EQUAL_RTOL = 1e-6
-# A leak whose every future weight is below this is "faint": the mask is there, but too weak for the scores.
-FAINT = 1e-3
-# Each signature in words, in one place: what its weights show and the code that makes them (the README's
-# table is tested against these two), and the line the page writes for it (the grid's titles and the head's
-# verdict, by way of the page's data). judge_block's docstring gives the rules in full.
-SIGNATURE_RULES: dict[Signature, tuple[str, str, str]] = {
-    "causal": (
-        "nothing above the diagonal; rows sum to 1, or are all 0 (padding under a safe softmax)",
-        "the −∞ mask",
-        "nothing above the diagonal",
-    ),
-    "zero_fill": (
-        "equal future weights along each row (padded keys, which no row reads, left out)",
-        "`masked_fill(mask, 0)`, or any constant fill the scores outweigh",
-        "×0: equal future weights along each row (masked_fill(mask, 0))",
-    ),
-    "next_word": (
-        "future weight on j = i + 1 only",
-        "`triu(ones, diagonal=2)`",
-        "off by one: weight on the next word only (triu(…, diagonal=2))",
-    ),
-    "hides_self": (
-        "a zero diagonal, and the first row NaN (or uniform under a finite mask value)",
-        "`triu(ones, diagonal=0)`",
-        "off by one: each word hidden from itself (triu(…, diagonal=0))",
-    ),
-    "transposed": (
-        "no weight on the past, weight on the future",
-        "`tril` where `triu` was meant",
-        "transposed: the past hidden and the future seen (tril where triu was meant)",
-    ),
-    "faint": (
-        f"unequal future weights, every one below {FAINT:g}",
-        "a finite mask value added, too small for the scores (`(1 - mask) * -10000.0` against float16 "
-        "scores near 1e4)",
-        "a faint leak: tiny future weights (a finite mask value too small for the scores)",
-    ),
-    "unmasked": (
-        "any other weight on the future",
-        "no mask at all, or a 0/1 mask added instead of −∞: from weights alone the two cannot be told apart, "
-        "since any positive rows W are the softmax of scores log W",
-        "free weight on the future: no mask, or a 0/1 mask added instead of −∞",
-    ),
-    "after_softmax": (
-        f"nothing above the diagonal, rows summing to less than 1 (by more than {ROW_SUM_TOLERANCE:g}, or "
-        "twice what rounding to float16 or bfloat16 can do: a float32 file whose weights all lie on "
-        "bfloat16's grid is read as a bfloat16 export)",
-        "the mask applied to the weights, rows not renormalised",
-        "masked after the softmax: rows sum to less than 1",
-    ),
-    "nan_rows": (
-        "rows that are NaN throughout",
-        "a fully masked row under −∞: left padding, or −1e9 and `finfo.min` overflowing to −∞ in float16",
-        "fully masked rows gave NaN (−∞ on a whole row: a safe softmax gives 0 there)",
-    ),
-}
-
-# Heads are judged in blocks of at most this many weights (one head when n² is larger): 4 MiB of float64 per
-# working array, whatever the file holds, so the memory of a diagnosis does not grow with its heads.
-BLOCK_ELEMENTS = 2**19
-
-
-class MatrixError(Refusal):
-    """Attention weights that cannot be diagnosed; the message is written for the reader who sent them."""
 
 
 @dataclass(frozen=True)
@@ -404,27 +325,17 @@ class Diagnosis:
 
     def by_layer(self) -> list[LayerDiagnosis]:
         """One record per layer (at most MAX_LAYERS): where the leaks are, whatever the heads listed."""
-        # (layers, h) -> (layers,)
-        leaking = self.leaks.sum(axis=1).tolist()
-        zero_fill = self.zero_fill.sum(axis=1).tolist()
-        unmasked = (self.codes == CODE["unmasked"]).sum(axis=1).tolist()
-        broken = self.broken.sum(axis=1).tolist()
-        max_future = self.max_future.max(axis=1).tolist()
         h = self.max_future.shape[1]
-        return [
-            LayerDiagnosis(
-                layer=layer,
-                heads=h,
-                leaking=leaky,
-                zero_fill=zero,
-                unmasked=free,
-                broken=bad,
-                max_future=most,
-            )
-            for layer, (leaky, zero, free, bad, most) in enumerate(
-                zip(leaking, zero_fill, unmasked, broken, max_future, strict=True)
-            )
-        ]
+        # (layers, h) -> (layers,): the figures of LayerDiagnosis after its layer and heads, in its order
+        counts = (
+            self.leaks.sum(axis=1),
+            self.zero_fill.sum(axis=1),
+            (self.codes == CODE["unmasked"]).sum(axis=1),
+            self.broken.sum(axis=1),
+            self.max_future.max(axis=1),
+        )
+        rows = zip(*(count.tolist() for count in counts), strict=True)
+        return [LayerDiagnosis(layer, h, *row) for layer, row in enumerate(rows)]
 
 
 LEAK_TEXT: dict[str, str] = {
@@ -444,270 +355,6 @@ LEAK_TEXT: dict[str, str] = {
 def _joined(parts: list[str]) -> str:
     """ "a", "a and b", "a, b and c"."""
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
-def check_limits(shape: tuple[int, ...]) -> None:
-    """A MatrixError when a shape of 2 to 4 dimensions is past a limit on the work: more than MAX_POSITIONS
-    positions, MAX_LAYERS layers, MAX_HEADS_PER_LAYER heads per layer or MAX_HEADS heads in all.
-
-    Only the upper bounds, so that a reader can judge the shape a file claims before building anything
-    from it (app.core.matrix_files: a .npy header, the first element at each depth of nested lists); the
-    number of dimensions and the square are judged by check_shape, once the shape is known for sure.
-    """
-    if not 2 <= len(shape) <= 4:
-        return
-    *lead, rows, keys = shape
-    if max(rows, keys) > MAX_POSITIONS:
-        size = f"n = {rows:,}" if rows == keys else f"a head of {rows:,} × {keys:,}"
-        raise MatrixError(f"{size} is too large: at most {MAX_POSITIONS} positions")
-    layers, heads = (1, 1, *lead)[-2:]  # [n, n] is one head; [h, n, n] one layer
-    where = f"shape {list(shape)}"
-    if layers * heads > MAX_HEADS:
-        raise MatrixError(
-            f"the array holds {layers * heads:,} heads ({where}): "
-            f"at most {MAX_HEADS:,} heads are diagnosed (layers × heads)"
-        )
-    if layers > MAX_LAYERS:
-        raise MatrixError(
-            f"the array holds {layers:,} layers ({where}): at most {MAX_LAYERS} layers are diagnosed"
-        )
-    if heads > MAX_HEADS_PER_LAYER:
-        raise MatrixError(
-            f"the array holds {heads:,} heads per layer ({where}): "
-            f"at most {MAX_HEADS_PER_LAYER} heads per layer are diagnosed"
-        )
-
-
-def check_shape(shape: tuple[int, ...]) -> None:
-    """A MatrixError naming the first thing wrong with the shape of an attention array: the number of
-    dimensions, a non-square block, n out of range, a limit passed (check_limits) or no heads at all."""
-    if len(shape) not in (2, 3, 4):
-        raise MatrixError(
-            f"expected shape [n, n], [h, n, n] or [layers, h, n, n], got shape {list(shape)} "
-            f"({len(shape)} dimension{'' if len(shape) == 1 else 's'})"
-        )
-    if shape[-1] != shape[-2]:
-        raise MatrixError(
-            f"the last two dimensions must be equal (queries × keys over the same positions), "
-            f"got {shape[-2]} × {shape[-1]}"
-        )
-    n = shape[-1]
-    if n < MIN_POSITIONS:
-        raise MatrixError(f"n = {n} is too small: a causal check needs at least {MIN_POSITIONS} positions")
-    check_limits(shape)
-    if 0 in shape:
-        raise MatrixError(f"the array holds no heads: shape {list(shape)}")
-
-
-def grid_shape(shape: tuple[int, ...]) -> tuple[int, int]:
-    """(layers, h) of an attention array's shape: [n, n] is one head, [h, n, n] one layer."""
-    layers, heads = (1, 1, *shape[:-2])[-2:]
-    return int(layers), int(heads)
-
-
-def head_name(layer: int, head: int) -> str:
-    """A head as a reader reads it, counted from 1: "layer 1, head 3" for the array's [0, 2]."""
-    return f"layer {layer + 1}, head {head + 1}"
-
-
-def cell_name(layer: int, head: int, i: int, j: int) -> str:
-    """A weight as a reader reads it, counted from 1: "row 2, column 1 of layer 1, head 1" is [0, 0, 1, 0]."""
-    return f"row {i + 1}, column {j + 1} of {head_name(layer, head)}"
-
-
-def _first(bad: NDArray[np.bool_]) -> tuple[int, ...]:
-    """The first True index of a boolean array, in C order."""
-    return tuple(int(i) for i in np.unravel_index(int(np.argmax(bad)), bad.shape))
-
-
-def zero_fill_signature(w: AnyFloatArray, unread: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
-    """Which heads of (..., n, n) leaky weights carry the fingerprint of ``masked_fill(mask, 0)``: (...,).
-
-    The ×0 bug sets every future score to the same constant before the softmax,
-
-        s_ij = 0  for j > i    =>    w_ij = e^0 / Z_i = 1 / Z_i,    Z_i = Σ_{l ≤ i} e^{s_il} + (n - 1 - i)
-
-    so within a row every future key gets exactly the same weight, whatever the past scores are. An
-    unmasked head computes a different score for each future key, and its future weights differ. The test:
-    in every row with at least two future keys the future weights are equal, to a relative tolerance
-    EQUAL_RTOL, and at least one such row has positive weight on them (rows whose future weights all
-    underflowed to 0 are consistent with the bug but prove nothing). With n = 2 no row has two future keys,
-    so the signature cannot be seen. A head whose rows are exactly uniform also matches: on its weights alone
-    it is indistinguishable from the bug. ``unread`` (..., n) marks each head's padded keys, which the
-    padding mask hides from every row: they are not future keys of the bug's kind, and are left out.
-    """
-    n = w.shape[-1]
-    future = causal_mask(n)  # (n, n): True for j > i
-    if unread is not None:
-        future = future & ~unread[..., None, :]  # (..., n, n)
-    several = future.sum(axis=-1) >= 2  # the rows with at least two future keys
-    hi = np.max(w, axis=-1, where=future, initial=-np.inf)  # (..., n, n) -> (..., n)
-    lo = np.min(w, axis=-1, where=future, initial=np.inf)
-    equal = np.all(~several | (hi - lo <= EQUAL_RTOL * hi), axis=-1)
-    evidence = np.any(several & (hi > 0), axis=-1)
-    result: NDArray[np.bool_] = equal & evidence
-    return result
-
-
-@dataclass(frozen=True)
-class BlockFigures:
-    """The figures of a block of k consecutive heads, each (k,): what diagnose_blocks stores per head."""
-
-    max_future: FloatArray
-    future_mass: FloatArray
-    nan_rows: NDArray[np.int64]
-    empty_rows: NDArray[np.int64]
-    row_sum_min: FloatArray
-    row_sum_max: FloatArray
-    entropy: FloatArray
-    codes: NDArray[np.uint8]
-
-
-def _refuse_values(w: FloatArray, first: int, h: int) -> None:
-    """A MatrixError for the first weight (in C order) that is not finite or is negative, once NaN rows
-    have been set to 0; ``first`` is the flat index of the block's first head among h heads a layer."""
-
-    def where(k: int, i: int, j: int) -> str:
-        return cell_name(*divmod(first + k, h), i, j)
-
-    not_finite = ~np.isfinite(w)
-    if not_finite.any():
-        k, i, j = _first(not_finite)
-        value = w[k, i, j]
-        name = "NaN" if np.isnan(value) else "Infinity" if value > 0 else "-Infinity"
-        extra = " (a row may be NaN only throughout: a fully masked row)" if name == "NaN" else ""
-        raise MatrixError(f"{where(k, i, j)} is {name}: attention weights must be finite numbers{extra}")
-    negative = w < 0
-    if negative.any():
-        k, i, j = _first(negative)
-        raise MatrixError(f"{where(k, i, j)} is {w[k, i, j]:.6g}: attention weights cannot be negative")
-
-
-def row_sum_tolerance(block: NDArray[np.generic]) -> float:
-    """How far from 1 a row of ``block`` may sum: ROW_SUM_TOLERANCE, or twice the unit roundoff of the
-    precision its weights were rounded to (UNIT_ROUNDOFF), whichever is larger."""
-    name = block.dtype.name
-    if name == "float32" and block.size and not (np.ascontiguousarray(block).view(np.uint32) & 0xFFFF).any():
-        name = "bfloat16"  # every weight on bfloat16's grid: a bfloat16 model's weights, widened
-    return max(ROW_SUM_TOLERANCE, 2 * UNIT_ROUNDOFF.get(name, 0.0))
-
-
-def judge_block(w: FloatArray, first: int, h: int, tolerance: float = ROW_SUM_TOLERANCE) -> BlockFigures:
-    """The figures and signature of each head of ``w``, a block of k heads (k, n, n) in float64, which this
-    overwrites (its NaN rows become 0). ``first`` is the flat (layer · h + head) index of its first head.
-
-    Rows: a row entirely NaN (a fully masked row under -inf) is counted in nan_rows and a row entirely 0
-    (padding under a safe softmax) in empty_rows; both are then left out ("valid" rows are the others). A
-    MatrixError names the first weight that is NaN in a row that also holds numbers, infinite or negative,
-    then the first valid row summing to more than 1 + ``tolerance``: such numbers are not attention
-    weights. A valid row summing to less than 1 is a finding (after_softmax), not an error. ``tolerance`` is
-    the block's row_sum_tolerance: ROW_SUM_TOLERANCE, more for weights rounded to float16 or bfloat16.
-
-    The signatures, tried in the order of SIGNATURES; a head gets the first that fits (the future is j > i,
-    the past j < i, "leaks" means some future weight is positive):
-
-    - hides_self: on every valid row i ≥ 1 the diagonal is exactly 0 and nothing is above it, there is at
-      least one such row, and row 0 shows it: triu(ones, diagonal=0) hides each word from itself, which
-      leaves row 0 with nothing to see, NaN under -inf and under a finite mask value uniform over every key,
-      a leak confined to row 0. It is tried first so that this form is named too (it leaks, so its verdict
-      is "leaks"). A correct head whose rows i ≥ 1 all look elsewhere (an attention sink on token 0, or a
-      previous-token head whose self-weights round to 0 in float16) keeps its row 0 on token 0: causal.
-    - next_word: leaks only on j = i + 1 (triu(ones, diagonal=2) leaves the next word visible); n ≥ 3, as
-      with n = 2 the next word is the whole future. A head that reads only the next word, and nothing
-      behind it, is next_word rather than transposed: the more particular of the two.
-    - transposed: leaks, and no valid row i ≥ 1 puts weight on the past (tril where triu was meant).
-    - zero_fill: leaks with equal future weights along each row (zero_fill_signature): the future's
-      scores were all set to one constant, masked_fill(mask, 0) or any finite fill the scores outweigh.
-    - faint: leaks, unequally, but every future weight is below FAINT: a finite mask value ADDED to the
-      scores and too small for them ((1 - mask) * -10000.0 against float16 scores near 1e4 leaves
-      e^(mask value + score - largest score)). A constant fill, however faint, is zero_fill: filled scores
-      give equal weights whatever the constant.
-    - unmasked: any other leak. This includes an additive 0/1 mask (the boolean mask added to the scores
-      as +1, or a 1-for-keep mask added raw): from weights alone it cannot be told from no mask at all,
-      because any matrix of positive rows W is softmax(log W), the weights of an unmasked head whose
-      scores happen to be log W. Adding 1 to some scores only makes other scores of the same kind.
-    - after_softmax: no leak, and some valid row sums to less than 1 - ``tolerance`` (the future was
-      zeroed after the softmax and the rows not renormalised; the last row, with no future, sums to 1).
-    - nan_rows: no leak, and some rows are entirely NaN.
-    - causal: none of these. A padded batch done right (zero rows for padding, zero columns for padded
-      keys) is causal. Left padding under -inf leaves the padded queries' rows NaN: nan_rows, rightly, as
-      the NaN reaches every position's output through the next layer's values (0 · NaN is NaN).
-    """
-    k, n, _ = w.shape
-    rows_nan = np.isnan(w[:, :, 0])  # (k, n): a NaN row has a NaN first column; checked whole below
-    if rows_nan.any():
-        rows_nan &= np.isnan(w).all(axis=-1)
-        w[rows_nan] = 0.0  # judged as empty from here on; counted apart
-    _refuse_values(w, first, h)
-    sums = w.sum(axis=-1)  # (k, n, n) -> (k, n)
-    empty = (sums == 0.0) & ~rows_nan  # weights are ≥ 0, so a row summing to 0 is all 0
-    valid = ~(empty | rows_nan)
-    valid_count = valid.sum(axis=-1)  # (k,)
-    over = valid & (sums > 1.0 + tolerance)
-    if over.any():
-        head, i = _first(over)
-        raise MatrixError(
-            f"row {i + 1} of {head_name(*divmod(first + head, h))} sums to {sums[head, i]:.6g}, not 1: "
-            "attention rows are distributions"
-        )
-    future = causal_mask(n)  # (n, n): True for j > i
-    # Invalid rows are all 0 now, so maxima and sums over every row are those over the valid rows.
-    future_row = np.sum(w, axis=-1, where=future)  # (k, n, n) -> (k, n)
-    max_future = np.max(w, axis=(-2, -1), where=future, initial=0.0)  # (k, n, n) -> (k,)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        future_mass = future_row.sum(axis=-1) / valid_count  # NaN when no row is valid
-        log_w = np.log(w, out=np.zeros_like(w), where=w > 0.0)
-        entropy = -np.einsum("kij,kij->k", w, log_w) / valid_count
-    del log_w
-    row_sum_min = np.min(sums, axis=-1, where=valid, initial=np.inf)
-    row_sum_max = np.max(sums, axis=-1, where=valid, initial=-np.inf)
-    no_rows = valid_count == 0
-    row_sum_min[no_rows] = row_sum_max[no_rows] = np.nan
-
-    leaks = max_future > 0.0
-    diagonal = np.diagonal(w, axis1=-2, axis2=-1)  # (k, n), a view
-    later = valid[:, 1:].any(axis=-1)  # some valid row i ≥ 1
-    first_row_hidden = rows_nan[:, 0] | (future_row[:, 0] > 0.0)  # row 0 NaN, or spread over the future
-    hides_self = (
-        later
-        & first_row_hidden
-        & np.all(diagonal[:, 1:] == 0.0, axis=-1)
-        & np.all(future_row[:, 1:] == 0.0, axis=-1)
-    )
-    conditions = [hides_self]
-    if leaks.any():
-        past = np.tril(np.ones((n, n), dtype=np.bool_), k=-1)
-        beyond_next = np.triu(np.ones((n, n), dtype=np.bool_), k=2)
-        no_past = np.max(w, axis=(-2, -1), where=past, initial=0.0) == 0.0
-        no_beyond = np.max(w, axis=(-2, -1), where=beyond_next, initial=0.0) == 0.0
-        unread = ~w.any(axis=-2)  # (k, n, n) -> (k, n): keys no row reads, padded ones among them
-        conditions += [
-            leaks & no_beyond & (n >= 3),  # next_word
-            leaks & later & no_past,  # transposed
-            leaks & zero_fill_signature(w, unread),  # zero_fill
-            leaks & (max_future < FAINT),  # faint
-            leaks,  # unmasked
-        ]
-    else:
-        conditions += [np.zeros(k, dtype=np.bool_)] * 5
-    short = valid & (sums < 1.0 - tolerance)
-    conditions += [short.any(axis=-1), rows_nan.any(axis=-1)]  # after_softmax, nan_rows
-    codes = np.select(conditions, range(len(conditions)), default=CODE["causal"]).astype(np.uint8)
-    return BlockFigures(
-        max_future=max_future,
-        future_mass=future_mass,
-        nan_rows=rows_nan.sum(axis=-1),
-        empty_rows=empty.sum(axis=-1),
-        row_sum_min=row_sum_min,
-        row_sum_max=row_sum_max,
-        entropy=entropy,
-        codes=codes,
-    )
-
-
-def block_heads(n: int) -> int:
-    """How many heads of n positions a block holds: BLOCK_ELEMENTS weights, and at least one head."""
-    return max(1, BLOCK_ELEMENTS // (n * n))
 
 
 def diagnose_blocks(shape: tuple[int, ...], blocks: Iterable[NDArray[np.generic]]) -> Diagnosis:
@@ -757,28 +404,6 @@ def diagnose_blocks(shape: tuple[int, ...], blocks: Iterable[NDArray[np.generic]
     return Diagnosis(shape=shape, **{name: values.reshape(layers, h) for name, values in figures.items()})  # type: ignore[arg-type]
 
 
-def as_heads(weights: ArrayLike) -> tuple[tuple[int, ...], NDArray[np.generic]]:
-    """The given shape and the weights viewed as (layers · h, n, n), or a MatrixError. Nothing is copied
-    for an array already in memory; ragged nested sequences and values that are not real numbers are
-    refused, and the shape is judged (check_shape) before any work on the weights."""
-    try:
-        w = np.asarray(weights)
-    except ValueError as error:  # ragged nested sequences
-        raise MatrixError(f"the weights do not form a rectangular array: {error}") from error
-    if w.dtype.kind not in "fiu":
-        raise MatrixError(f"the weights must be real numbers, got values of type {w.dtype}")
-    shape = tuple(int(s) for s in w.shape)
-    check_shape(shape)
-    return shape, w.reshape(-1, shape[-1], shape[-1])
-
-
-def array_blocks(heads: NDArray[np.generic]) -> Iterator[NDArray[np.generic]]:
-    """(heads, n, n) in blocks of block_heads(n) heads: views, nothing copied."""
-    step = block_heads(heads.shape[-1])
-    for start in range(0, len(heads), step):
-        yield heads[start : start + step]
-
-
 def diagnose(weights: ArrayLike) -> Diagnosis:
     """The verdict and the signature of every head of an attention array held in memory.
 
@@ -798,7 +423,7 @@ def diagnose(weights: ArrayLike) -> Diagnosis:
     A MatrixError names the first thing wrong: the shape (check_shape), then, head by head, a NaN that is
     not a whole row, an infinite or negative weight, or a row summing to more than 1 + 1e-3. The shape is
     judged before any per-element work. A file is diagnosed the same way without being held whole:
-    app.core.matrix_files reads its heads in blocks for diagnose_blocks.
+    app.core.head_blocks.npy_blocks reads its heads in blocks for diagnose_blocks.
     """
     shape, heads = as_heads(weights)
     return diagnose_blocks(shape, array_blocks(heads))

@@ -1,7 +1,7 @@
 """The two entries of the mask bug zoo that are not a per-row mode (figure 6's own panels), in numpy.
 
 The per-row modes (hides_self, next_word, transposed, after_softmax, additive) live beside apply_mask in
-app/core/attention.py, as the attention functions run them. Here:
+app/core/masks.py, as the attention functions run them. Here:
 
 - padding: a left-padded sequence under a key-padding mask and the causal mask, both −∞. A padding row sees
   neither a real word (padding) nor a later one (the future): every score is −∞ and its softmax is 0/0,
@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from app.core.attention import causal_mask, softmax
+from app.core.masks import causal_mask, softmax
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]

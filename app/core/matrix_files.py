@@ -3,11 +3,10 @@
 The type comes from the file name's extension and is checked against the content. Nothing here executes,
 unpickles, evaluates or writes anything:
 
-- ``.npy``: the header is read and checked first (a real-number dtype, as many data bytes as the shape
-  promises, and the shape itself); an object array, which only pickle can hold, is refused, and np.load is
-  never called. The numbers are then read with ``readinto``, a block of whole heads at a time into one
-  reused buffer (npy_layout, npy_blocks), from bytes in memory or from a file of any size (the upload's
-  anonymous temporary file, check-causal's path), so memory stays one block whatever the file holds.
+- ``.npy``: read by app/core/head_blocks.py, its header checked first (a real-number dtype, as many data
+  bytes as the shape promises, and the shape itself; an object array, which only pickle can hold, is
+  refused, and np.load is never called), then a block of whole heads at a time (npy_layout, npy_blocks), so
+  memory stays one block whatever the file holds.
 - ``.json``: ``json.loads`` with the non-standard ``Infinity`` tokens refused, and a missing number (``null``,
   as this server's own answers write a NaN, or the non-standard ``NaN``) read as NaN, which the diagnosis
   accepts only for a whole row (a fully masked row); the shape the
@@ -20,8 +19,9 @@ unpickles, evaluates or writes anything:
 
 A file's bytes do not bound the work (a 2 MB .npy can hold half a million heads), so each format is
 judged against the diagnosis's limits as soon as it shows its shape, before the work that grows with it.
-The limits are not repeated here: the reader imports app.core.diagnostics' own checks (check_shape,
-check_limits, MAX_POSITIONS), so a file is refused with the same words, whether early or by the diagnosis.
+The limits are not repeated here: the reader imports them and their checks (check_shape, check_limits,
+MAX_POSITIONS) from app/core/diagnosis_limits.py, as the diagnosis does, so a file is refused with the same
+words, whether early or by the diagnosis.
 
 The API and the CLI share this module; errors are worded for the person who sent the file.
 """
@@ -30,52 +30,33 @@ from __future__ import annotations
 
 import io
 import json
-import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import BinaryIO
 
 import numpy as np
 from numpy.typing import NDArray
 
-from app.core.diagnostics import (
+from app.core.diagnosis_limits import (
     MAX_HEADS,
     MAX_LAYERS,
     MAX_POSITIONS,
     MIN_POSITIONS,
+    FileError,
     MatrixError,
-    array_blocks,
-    block_heads,
+    UnsupportedFileType,
     check_limits,
-    check_shape,
 )
-from app.web.refusal import Refusal
+from app.core.head_blocks import NPY_MAGIC, npy_blocks, npy_layout
 
 SUFFIXES = (".npy", ".json", ".csv")
 TEXT_SUFFIXES = (".json", ".csv")  # parsed into Python objects, so held to a smaller size than .npy
-FORTRAN_BYTES = 4 * 2**20  # a Fortran-ordered .npy is read whole, so only this small
 TOKEN_CHARS = 40  # a token longer than this is cut (the tokens are the reader's text, shown as labels)
-NPY_MAGIC = np.lib.format.MAGIC_PREFIX  # b"\x93NUMPY"
-NPY_VERSIONS = ((1, 0), (2, 0), (3, 0))
-NPY_HEADER_BYTES = 10_000  # numpy's own bound on a header it reads (max_header_size)
 MAX_DEPTH = 4  # [layers, h, n, n]
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # Within this alphabet float() accepts exactly the NUMBER pattern (no nan, inf or 1_000), and is faster.
 CSV_CHARACTERS = re.compile(r"[0-9eE+\-.,\s]*")
 NOT_BLANK = re.compile(r"\S")
 _SURROGATE = re.compile("[\ud800-\udfff]")  # a JSON escape can name one alone; no text holds one
-
-
-class FileError(Refusal):
-    """The file cannot be read as attention weights (422)."""
-
-
-class UnsupportedFileType(FileError):
-    """The file is not .npy, .json or .csv, or its content is not what its extension says (415)."""
-
-    status = 415
 
 
 def file_too_large(limit: int, suffix: str | None = None) -> str:
@@ -160,118 +141,6 @@ def _text(data: bytes, suffix: str) -> str:
         raise UnsupportedFileType(
             f"this {suffix} file is not UTF-8 text (byte {error.start}): send .npy, .json or .csv"
         ) from error
-
-
-@dataclass(frozen=True)
-class NpyLayout:
-    """Where a .npy file's numbers are: ``offset`` bytes in, ``dtype`` and ``shape`` as its header says, in
-    C order unless ``fortran_order``. Element [l, h, i, j] of a C-ordered [layers, H, n, n] array starts at
-    offset + (((l · H + h) · n + i) · n + j) · itemsize, so a head is n² consecutive numbers."""
-
-    offset: int
-    dtype: np.dtype
-    shape: tuple[int, ...]
-    fortran_order: bool
-
-    @property
-    def data_bytes(self) -> int:
-        return math.prod(self.shape) * self.dtype.itemsize
-
-
-def npy_layout(file: BinaryIO) -> NpyLayout:
-    """The layout of the .npy file open in ``file`` (binary, seekable), read from its header alone and
-    checked before a number is read: the magic, a header numpy writes, a dtype of real numbers (an object
-    array, which only pickle can hold, and a structured one are refused: nothing is unpickled), the shape
-    against the diagnosis's limits (check_shape), as many data bytes as the shape promises, and C order
-    (Fortran order only up to FORTRAN_BYTES, which is read whole)."""
-    file.seek(0)
-    start = file.read(len(NPY_MAGIC))
-    if not start:
-        raise FileError("the .npy file is empty")
-    if start != NPY_MAGIC:
-        raise UnsupportedFileType(
-            "this .npy file does not start with the NumPy magic bytes (\\x93NUMPY): save it with numpy.save"
-        )
-    file.seek(0)
-    try:
-        version = np.lib.format.read_magic(file)
-        if version not in NPY_VERSIONS:
-            raise ValueError(f"unknown .npy format version {version[0]}.{version[1]}")
-        # the header's length, checked before numpy reads that many bytes (a version-2 field can say 4 GB)
-        size = 2 if version == (1, 0) else 4
-        header_bytes = int.from_bytes(file.read(size), "little")
-        if header_bytes > NPY_HEADER_BYTES:
-            raise ValueError(f"it claims {header_bytes:,} bytes; numpy writes at most {NPY_HEADER_BYTES:,}")
-        file.seek(-size, io.SEEK_CUR)
-        # Version 3.0 differs from 2.0 only in allowing UTF-8 field names, which we refuse anyway.
-        read_header = (
-            np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-        )
-        shape, fortran_order, dtype = read_header(file)
-    except ValueError as error:
-        raise FileError(f"the .npy header cannot be read: {error}") from error
-    if dtype.hasobject:
-        raise FileError("pickled .npy files are refused: save with allow_pickle=False")
-    if dtype.kind not in "fiu" or dtype.names is not None:
-        raise FileError(f"the .npy array holds {dtype} values: attention weights must be real numbers")
-    if any(int(s) < 0 for s in shape):
-        raise FileError(f"the .npy header gives a negative dimension: shape {list(shape)}")
-    layout = NpyLayout(file.tell(), dtype, tuple(int(s) for s in shape), bool(fortran_order))
-    present = file.seek(0, io.SEEK_END) - layout.offset
-    if present < layout.data_bytes:
-        # Nothing is allocated for the promised array: refuse first.
-        raise FileError(
-            f"the .npy file is cut short: its header promises shape {list(shape)} of {dtype} "
-            f"({layout.data_bytes:,} bytes) but {present:,} bytes follow"
-        )
-    check_shape(layout.shape)  # before a number is read, let alone a record per head
-    if layout.fortran_order and layout.data_bytes > FORTRAN_BYTES:
-        raise FileError(
-            f"the .npy array is stored in Fortran order ({layout.data_bytes:,} bytes): past "
-            f"{FORTRAN_BYTES // 2**20} MB only C order can be read head by head: save a C-ordered copy "
-            "(numpy.ascontiguousarray) with numpy.save"
-        )
-    return layout
-
-
-def npy_blocks(file: BinaryIO, layout: NpyLayout) -> Iterator[NDArray[np.generic]]:
-    """The heads of the .npy file in ``file``, as (k, n, n) blocks of block_heads(n) heads in its own
-    dtype, in (layer, head) order: each read with readinto into one buffer, reused for every block, so that
-    memory stays one block whatever the file's size. A block is valid until the next is asked for.
-
-    A Fortran-ordered array (at most FORTRAN_BYTES) is read whole and handed over in C order.
-    """
-    n = layout.shape[-1]
-    heads = math.prod(layout.shape[:-2])
-    if layout.fortran_order:
-        file.seek(layout.offset)
-        data = file.read(layout.data_bytes)
-        _check_length(len(data), layout.data_bytes, layout)
-        whole = np.frombuffer(data, layout.dtype).reshape(layout.shape, order="F")
-        yield from array_blocks(np.ascontiguousarray(whole).reshape(heads, n, n))
-        return
-    step = min(block_heads(n), heads)
-    buffer = np.empty(step * n * n, dtype=layout.dtype)
-    raw = memoryview(buffer.view(np.uint8))
-    file.seek(layout.offset)
-    for first in range(0, heads, step):
-        k = min(step, heads - first)
-        wanted = k * n * n * layout.dtype.itemsize
-        got = 0
-        while got < wanted:
-            read = file.readinto(raw[got:wanted])
-            if not read:  # the file shrank after its length was checked
-                _check_length(first * n * n * layout.dtype.itemsize + got, layout.data_bytes, layout)
-            got += read
-        yield buffer[: k * n * n].reshape(k, n, n)
-
-
-def _check_length(present: int, promised: int, layout: NpyLayout) -> None:
-    if present < promised:
-        raise FileError(
-            f"the .npy file is cut short: its header promises shape {list(layout.shape)} of {layout.dtype} "
-            f"({promised:,} bytes) but {present:,} bytes follow"
-        )
 
 
 def _read_npy(data: bytes) -> NDArray[np.generic]:

@@ -18,8 +18,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.config import get_settings
-from app.core.attention import MaskMode, causal_mask, valid_head_counts
+from app.core.attention import valid_head_counts
 from app.core.borrowing import Borrowing, Claims, borrowing, relation_scores
+from app.core.masks import MaskMode, causal_mask
 from app.models.relations import D_MODEL, RELATIONS, Analysis, Token, analyse, features, token_row, word_token
 from app.models.verdicts import Verdict, head_verdicts, own_heads, verdict
 from app.web.refusal import Refusal

@@ -15,6 +15,7 @@ cleared too, so each word's input depends on the word alone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,18 +30,36 @@ EXACT = 1e-12  # equivariance holds up to floating-point rounding; this is the t
 
 @dataclass(frozen=True)
 class OrderCheck:
-    """Attention before and after a permutation, and how far apart they are once the permutation is undone."""
+    """Attention before and after a permutation; the rest follows from them: the permuted sentence, and how
+    far apart the two are once the permutation is undone."""
 
     tokens: list[str]
     permutation: list[int]  # permuted[k] = tokens[permutation[k]]
-    permuted_tokens: list[str]
     weights: NDArray[np.float64]  # (h, T, T) for the sentence as written
     permuted_weights: NDArray[np.float64]  # (h, T, T) for the permuted sentence
-    unpermuted_weights: NDArray[np.float64]  # (h, T, T): permuted_weights put back in the written order
-    row_differences: NDArray[
-        np.float64
-    ]  # (T,) per word of the original: max |difference| over heads and keys
-    max_difference: float
+
+    @property
+    def permuted_tokens(self) -> list[str]:
+        return [self.tokens[p] for p in self.permutation]
+
+    @cached_property
+    def unpermuted_weights(self) -> NDArray[np.float64]:
+        """(h, T, T): permuted_weights put back in the written order."""
+        return unpermute(self.permuted_weights, self.permutation)
+
+    @cached_property
+    def differences(self) -> NDArray[np.float64]:
+        """(h, T, T): |unpermuted_weights - weights|."""
+        return np.abs(self.unpermuted_weights - self.weights)
+
+    @property
+    def row_differences(self) -> NDArray[np.float64]:
+        """(T,) per word of the original: max |difference| over heads and keys."""
+        return self.differences.max(axis=(0, 2))
+
+    @property
+    def max_difference(self) -> float:
+        return float(self.differences.max())
 
     @property
     def equivariant(self) -> bool:
@@ -86,18 +105,6 @@ def order_check(
     n = len(words)
     perm = reversed_order(n) if permutation is None else list(permutation)
     check_permutation(perm, n)
-    permuted_words = [words[p] for p in perm]
     weights = attention_of(model, words, positional)
-    permuted = attention_of(model, permuted_words, positional)
-    put_back = unpermute(permuted, perm)  # (h, T, T)
-    difference = np.abs(put_back - weights)  # (h, T, T)
-    return OrderCheck(
-        tokens=words,
-        permutation=perm,
-        permuted_tokens=permuted_words,
-        weights=weights,
-        permuted_weights=permuted,
-        unpermuted_weights=put_back,
-        row_differences=difference.max(axis=(0, 2)),
-        max_difference=float(difference.max()),
-    )
+    permuted = attention_of(model, [words[p] for p in perm], positional)
+    return OrderCheck(tokens=words, permutation=perm, weights=weights, permuted_weights=permuted)

@@ -24,8 +24,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.config import get_settings
-from app.core.attention import ATTENTION_MODES, AttentionMode, multi_head_attention
+from app.core.attention import multi_head_attention
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
+from app.core.masks import ATTENTION_MODES, AttentionMode
 from app.models.word_pieces import joined, split_words
 from app.web.refusal import Refusal
 

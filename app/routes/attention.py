@@ -5,10 +5,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Response
 
 from app.core.diagnostics import future_share
+from app.core.masks import MaskMode
 from app.deps import DEFAULT_SENTENCE, CacheDep, RelationHeadsDep, Sentence, sentence_query
 from app.models.heads import VALID_HEADS, RelationAttention, kv_head_of
 from app.models.relations import D_MODEL
-from app.schemas import AttentionResponse, MaskName
+from app.schemas.attention import AttentionResponse
 from app.web.answers import JSON, PACKED, PACKED_RELATIVE_ERROR, PACKED_SMALLEST, answer, json_bytes, packed
 from app.web.errors import refusal_doc
 from app.web.offload import remembered
@@ -77,7 +78,7 @@ async def attention(
         int | None,
         Query(description="how many key/value heads the query heads share (g divides h); left out: h"),
     ] = None,
-    mask: MaskName = "none",
+    mask: MaskMode = "none",
     trained: bool = True,
     format: Annotated[
         AnswerFormat, Query(description="`json`, or `packed`: the weights in three bytes each (see above)")
@@ -99,7 +100,7 @@ async def attention(
 def attention_answer(
     result: RelationAttention,
     heads: int,
-    mask: MaskName,
+    mask: MaskMode,
     trained: bool,
     weights: bool = True,
     kv_heads: int | None = None,

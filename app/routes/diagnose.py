@@ -12,27 +12,12 @@ from dataclasses import asdict
 from fastapi import APIRouter, Request, Response
 
 from app.config import Settings
-from app.core.diagnostics import (
-    LISTED_HEADS,
-    MAX_HEADS,
-    MAX_HEADS_PER_LAYER,
-    MAX_LAYERS,
-    MAX_POSITIONS,
-    MIN_POSITIONS,
-    Diagnosis,
-    diagnose,
-    diagnose_blocks,
-)
-from app.core.matrix_files import (
-    TOKEN_CHARS,
-    check_tokens,
-    npy_blocks,
-    npy_layout,
-    parse_tokens,
-    read_weights,
-)
+from app.core.diagnosis_limits import MAX_HEADS, MAX_HEADS_PER_LAYER, MAX_LAYERS, MAX_POSITIONS, MIN_POSITIONS
+from app.core.diagnostics import LISTED_HEADS, Diagnosis, diagnose, diagnose_blocks
+from app.core.head_blocks import npy_blocks, npy_layout
+from app.core.matrix_files import TOKEN_CHARS, check_tokens, parse_tokens, read_weights
 from app.deps import SettingsDep
-from app.schemas import DiagnoseResponse
+from app.schemas.diagnose import DiagnoseResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import refusal_doc
 from app.web.multipart import TOKENS_BYTES, Upload, read_upload

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from app.core.custom_heads import HeadMatrices, custom_attention
-from app.schemas import CustomAttentionRequest, CustomAttentionResponse
+from app.schemas.head_lab import CustomAttentionRequest, CustomAttentionResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import BODY_TOO_LARGE, refusal_doc
 from app.web.offload import computed
@@ -29,8 +29,8 @@ async def custom(body: CustomAttentionRequest) -> Response:
 
 def lab_answer(body: CustomAttentionRequest) -> bytes:
     """The head lab's answer, written: every stage of every head, so its size follows the shapes, not the
-    request's bytes (a request of 64 one-number rows and 16 heads of 64 columns is a few KB); the README's
-    HTTP API gives its size at every limit at once."""
+    request's bytes (a request of 64 one-number rows and 16 heads of 64 columns is a few KB); docs/api.md
+    gives its size at every limit at once."""
     heads = [HeadMatrices(w_q=h.w_q, w_k=h.w_k, w_v=h.w_v) for h in body.heads]
     lab = custom_attention(
         body.embeddings, heads, w_o=body.w_o, mask=body.mask, scale=body.scale, tokens=body.tokens

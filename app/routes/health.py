@@ -3,7 +3,7 @@
 from fastapi import FastAPI
 
 from app.deps import UNAVAILABLE
-from app.schemas import Health
+from app.schemas.health import Health
 
 
 def healthz() -> Health:

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 import numpy as np
 from fastapi import APIRouter, Query, Response
 
-from app.core.attention import ATTENTION_MODES, ZOO_MODES
 from app.core.diagnostics import diagnose, future_share
 from app.core.mask_zoo import FULLY_MASKED_KEYS, FUTURE_SCORE, padded_attention, precision_table
+from app.core.masks import ATTENTION_MODES, ZOO_MODES
 from app.deps import Sentence, TinyLMsDep, sentence_query
 from app.figures import number
 from app.models.lm_grammar import WORD_CLASS, fits, grammatical
@@ -28,8 +28,8 @@ from app.models.tiny_lm import (
 )
 from app.models.word_pieces import PREFIX, plain
 from app.routes.diagnose import response as diagnosis_answer
-from app.schemas import (
-    DiagnoseResponse,
+from app.schemas.diagnose import DiagnoseResponse
+from app.schemas.lm import (
     GenerateRequest,
     GenerateResponse,
     LanguageModelAttentionMasksResponse,
@@ -97,10 +97,11 @@ def generated(request: GenerateRequest, models: TinyLMs) -> GenerateResponse:
     )
 
 
+MASK_LAB, INTERVIEW = number("mask-lab"), number("interview")  # the figures the descriptions name
 MASK_DESCRIPTION = (
     "the mask every layer applies in this pass: none, neg_inf or zero, or one of the mask bug zoo's "
-    f"{', '.join(ZOO_MODES)} (app/core/attention.py); by default the one the model was trained with (figure "
-    f"{number('mask-lab')} runs the neg_inf model under each)"
+    f"{', '.join(ZOO_MODES)} (app/core/masks.py); by default the one the model was trained with (figure "
+    f"{MASK_LAB} runs the neg_inf model under each)"
 )
 
 
@@ -122,6 +123,14 @@ MODEL_REFUSALS: dict[int | str, dict[str, Any]] = {
     "/attention",
     response_model=LanguageModelAttentionResponse,
     responses=MODEL_REFUSALS,
+    description=f"""\
+One model's attention over a whole sentence, every layer and head, under its own mask or another one:
+the mask's fingerprint (figure {INTERVIEW}), and what a mask does to a trained decoder (figure {MASK_LAB}).
+
+NaN: under hides_self the first row sees nothing, so its weights are 0/0 = NaN, and so is everything in
+the next layer that reads its output. JSON has no NaN: such a row's weights (and scores, and future
+share) are null, `nan_rows` lists the rows, and `future_leak` and `row_future_shares` are means over the
+rows that have weights (null when none has).""",
 )
 @stored_for_a_day
 async def attention(
@@ -130,13 +139,6 @@ async def attention(
     model: ModelChoice = "neg_inf",
     mask: MaskChoice = None,
 ) -> Response:
-    """One model's attention over a whole sentence, every layer and head, under its own mask or another one:
-    the mask's fingerprint (figure 7), and what a mask does to a trained decoder (figure 6).
-
-    NaN: under hides_self the first row sees nothing, so its weights are 0/0 = NaN, and so is everything in
-    the next layer that reads its output. JSON has no NaN: such a row's weights (and scores, and future
-    share) are null, `nan_rows` lists the rows, and `future_leak` and `row_future_shares` are means over the
-    rows that have weights (null when none has)."""
     return answer(await computed(lambda: lm_attention(models, sentence, model, mask)))
 
 
@@ -202,6 +204,9 @@ def lm_attention(
     "/diagnose",
     response_model=DiagnoseResponse,
     responses=MODEL_REFUSALS,
+    description="One model's attention over a sentence, under its own mask or another, diagnosed as an "
+    "upload would be:\n/api/diagnose's answer, with the weights and the model's tokens "
+    f"(figure {INTERVIEW}'s examples, in one trip).",
 )
 @stored_for_a_day
 async def diagnose_model(
@@ -210,8 +215,6 @@ async def diagnose_model(
     model: ModelChoice = "neg_inf",
     mask: MaskChoice = None,
 ) -> Response:
-    """One model's attention over a sentence, under its own mask or another, diagnosed as an upload would be:
-    /api/diagnose's answer, with the weights and the model's tokens (figure 7's examples, in one trip)."""
     return answer(await computed(lambda: lm_diagnosis(models, sentence, model, mask)))
 
 
@@ -230,21 +233,22 @@ def lm_diagnosis(
     "/mask-zoo",
     response_model=LanguageModelMaskZooResponse,
     responses={422: refusal_doc("no words, too many, or unknown words")},
+    description=f"""\
+Figure {MASK_LAB}'s two mask bugs that are not a mask mode, computed live.
+
+A padded batch: the sentence and its first half, left-padded to the same length, under a key-padding
+mask and the causal mask, both −∞, with the −∞ decoder's layer 1, head 1 scores. A padding row hides
+every key, so its softmax (and the softmax's gradient) is NaN; the safe softmax gives it zeros. NaN is
+written null.
+
+Finite sentinels: −1e9, finfo(dtype).min and −1e4 as the mask value in float32, float16 and bfloat16
+(float32 rounded to nearest even at 16 bits), every step in that dtype; ±∞ and NaN as strings.""",
 )
 @stored_for_a_day
 async def mask_zoo(
     models: TinyLMsDep,
     sentence: DecoderSentence,
 ) -> Response:
-    """Figure 6's two mask bugs that are not a mask mode, computed live.
-
-    A padded batch: the sentence and its first half, left-padded to the same length, under a key-padding
-    mask and the causal mask, both −∞, with the −∞ decoder's layer 1, head 1 scores. A padding row hides
-    every key, so its softmax (and the softmax's gradient) is NaN; the safe softmax gives it zeros. NaN is
-    written null.
-
-    Finite sentinels: −1e9, finfo(dtype).min and −1e4 as the mask value in float32, float16 and bfloat16
-    (float32 rounded to nearest even at 16 bits), every step in that dtype; ±∞ and NaN as strings."""
     return answer(await computed(lambda: mask_zoo_answer(models, sentence)))
 
 

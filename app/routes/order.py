@@ -7,7 +7,7 @@ from fastapi import APIRouter, Query, Response
 
 from app.deps import RelationHeadsDep, Sentence, sentence_query
 from app.models.order import EXACT, HEADS, OrderCheck, order_check
-from app.schemas import OrderResponse
+from app.schemas.order import OrderResponse
 from app.web.answers import answer, json_bytes
 from app.web.errors import refusal_doc
 from app.web.offload import computed

@@ -14,10 +14,11 @@ from markupsafe import Markup
 
 from app.config import Settings, get_settings
 from app.core.accounting import head_accounting
-from app.core.diagnostics import SIGNATURE_RULES
+from app.core.head_signatures import SIGNATURE_RULES
+from app.core.masks import ATTENTION_MODES, MASK_MODES, ZOO_MODES, AttentionMode
 from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
-from app.figures import BY_SLUG, NUMBERS, number, present
+from app.figures import BY_SLUG, FIGURES, NUMBERS, number, present
 from app.models.heads import VALID_HEADS
 from app.models.lexicon import AMBIGUOUS, words
 from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
@@ -32,6 +33,29 @@ from app.web.stored_answers import answers_version, revalidated
 
 router = APIRouter(tags=["pages"])
 SHARING_RECORD = "relations_shared_curve.json"  # training/train_sharing.py writes it
+# Every attention mode's name, the one table of them: the mask lab's sentences say it, and a radio (the head
+# lab's three masks, the mask lab's masks and bugs) shows it, after "off by one: " for the two bugs that are.
+MODE_NAMES: dict[AttentionMode, str] = {
+    "none": "no mask",
+    "neg_inf": "−∞",
+    "zero": "×0",
+    "hides_self": "hides itself",
+    "next_word": "next word",
+    "transposed": "transposed",
+    "after_softmax": "after softmax",
+    "additive": "+1 added",
+}
+OFF_BY_ONE: tuple[AttentionMode, ...] = ("hides_self", "next_word")
+
+
+def mode_label(mode: AttentionMode) -> str:
+    """The label of ``mode``'s radio."""
+    return f"off by one: {MODE_NAMES[mode]}" if mode in OFF_BY_ONE else MODE_NAMES[mode]
+
+
+def mode_options(modes: tuple[AttentionMode, ...]) -> list[tuple[str, str]]:
+    """(value sent to the server, the radio's label) of each of ``modes``, for a template's radios."""
+    return [(mode, mode_label(mode)) for mode in modes]
 
 
 def _formula(name: str) -> Markup:
@@ -51,6 +75,8 @@ def get_templates() -> Jinja2Templates:
         static_url=lambda path: get_static_site().url(path),
         module_preloads=lambda path: get_static_site().preloads(path),
         answers_version=answers_version,
+        mask_options=mode_options(MASK_MODES),  # the three masks
+        bug_options=mode_options(ZOO_MODES),  # the mask bug zoo's per-row bugs
     )
     return templates
 
@@ -201,14 +227,24 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "lmMaxChars": LM_MAX_CHARS,
         "lmReadingSentence": LM_READING_SENTENCE,
         "maskLab": mask_lab_decoder(),
+        # every mode the decoders run under (app/core/masks.py), in order, with its name
+        "maskModes": [{"mode": mode, "name": MODE_NAMES[mode]} for mode in ATTENTION_MODES],
         "capacity": capacity_curve(),
         "sharing": sharing_record(),
         "ambiguousWords": ambiguous_words(),
         "verdictThresholds": VERDICT_THRESHOLDS,  # how figure 1's heads are judged, for its score note
-        # how figure 7's diagnosis names each signature (the one table, app/core/diagnostics.py)
+        # how figure 7's diagnosis names each signature (the one table, app/core/head_signatures.py)
         "signatureTexts": {name: page for name, (_, _, page) in SIGNATURE_RULES.items()},
         "figures": NUMBERS,  # every figure's number, for browser code that names another figure
+        "widgets": widget_modules(),
     }
+
+
+def widget_modules() -> dict[str, str]:
+    """The versioned address of each figure's module ({slug: url}), which static/js/main.js imports to start
+    the figure: every figure of app/figures.py that has one, found where its slug says."""
+    site = get_static_site()
+    return {f.slug: site.url(path) for f in FIGURES if (path := f.module(site.assets)) is not None}
 
 
 # ---- one figure alone: /figure/<name>, and ?embed=1 for slides ----------------------------------------

@@ -10,22 +10,12 @@ from fastapi import APIRouter, Depends, Query, Response
 
 from app.deps import DEFAULT_SENTENCE, CacheDep, RealBertDep, Sentence, SettingsDep, sentence_query
 from app.figures import number
-from app.models.real_bert import (
-    HEADS,
-    INSTALL,
-    LAYER_CHOICES,
-    LAYERS,
-    MAX_PIECES,
-    MODEL_NAME,
-    Pieces,
-    RealAttention,
-    RealBert,
-    attended,
-    missing_reason,
-    packaged_model_dir,
-    parse_layer,
-)
-from app.schemas import RealAttentionResponse, RealModelStatus
+from app.models.real_bert.answer import LAYER_CHOICES, RealAttention, attended, parse_layer
+from app.models.real_bert.encoder import RealBert
+from app.models.real_bert.installed import INSTALL, MODEL_NAME, missing_reason, packaged_model_dir
+from app.models.real_bert.pieces import MAX_PIECES, Pieces
+from app.models.real_bert.weights import HEADS, LAYERS
+from app.schemas.real_attention import RealAttentionResponse, RealModelStatus
 from app.web.answers import json_bytes
 from app.web.errors import refusal_doc
 from app.web.offload import Batches, batches_of, kept

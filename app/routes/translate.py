@@ -8,14 +8,11 @@ from fastapi import APIRouter, Response
 from pydantic import Field
 
 from app.deps import CacheDep, SettingsDep, TranslatorDep, read_sentence
-from app.models.translator import (
-    FLOAT32_MAPS,
-    SUGGESTED_AT_MOST,
-    TRAINED_MAX_WORDS,
-    Translation,
-    TranslatorModel,
-)
-from app.schemas import TranslateRequest, TranslateResponse, TranslatorAbout
+from app.models.translator.committed import TranslatorModel
+from app.models.translator.network import FLOAT32_MAPS
+from app.models.translator.steps import Translation
+from app.models.translator.words import SUGGESTED_AT_MOST, TRAINED_MAX_WORDS
+from app.schemas.translate import TranslateRequest, TranslateResponse, TranslatorAbout
 from app.web.answers import json_bytes
 from app.web.errors import BODY_TOO_LARGE, ErrorAnswer
 from app.web.offload import Batches, batches_of, computed, kept

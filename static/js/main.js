@@ -6,24 +6,14 @@
 // it comes within a screen of the viewport. Its space is reserved by CSS (static/css/reserve.css), so drawing it
 // late never moves the text around it: lazy drawing, not lazy layout (lib/reservation.js says when a reservation
 // ends). Landings on an anchor: lib/landing.js.
+//
+// A figure's module is not named here: the page data's `widgets` gives each figure's by its versioned address
+// (app/figures.py finds it from the figure's slug, app/routes/pages.py writes the addresses).
 
 import { startArticleTools } from "./lib/article-tools.js";
 import { addFigureTools } from "./lib/figure-tools.js";
 import { startLandings } from "./lib/landing.js";
 import { watchReservation } from "./lib/reservation.js";
-
-const WIDGETS = {
-  "heads-dial": () => import("./figures/heads-dial/index.js"),
-  "accounting": () => import("./figures/accounting.js"),
-  "head-lab": () => import("./figures/head-lab/index.js"),
-  "mask-lab": () => import("./figures/mask-lab.js"),
-  "interview": () => import("./figures/interview/index.js"),
-  "generator": () => import("./figures/generator/index.js"),
-  "blueprint": () => import("./figures/blueprint.js"),
-  "order": () => import("./figures/order.js"),
-  "real-heads": () => import("./figures/real-heads/index.js"),
-  "sharing": () => import("./figures/sharing.js"),
-};
 
 function readPageData() {
   const el = document.getElementById("page-data");
@@ -36,10 +26,10 @@ function readPageData() {
 }
 
 async function startFigure(figure, pageData) {
-  const load = WIDGETS[figure.dataset.widget];
-  if (!load || figure.dataset.started) return;
+  const address = pageData.widgets?.[figure.dataset.widget];
+  if (!address || figure.dataset.started) return;
   figure.dataset.started = "true";
-  const module = await load();
+  const module = await import(address);
   module.start(figure, pageData);
   figure.dataset.ready = "true"; // its listeners are in place (data-started only guards against starting twice)
   figure.dispatchEvent(new CustomEvent("figure:started"));

@@ -251,9 +251,9 @@ def test_tokens_examples_of_the_zoo_a_dropped_file_and_refusals(watched_page, tm
 
 
 def test_the_legend_and_the_head_say_what_the_servers_table_says(watched_page):
-    """The words for each fingerprint come from the one table (app/core/diagnostics.py SIGNATURE_RULES), by
-    way of the page's data: the legend's line and the drawn head's name."""
-    from app.core.diagnostics import SIGNATURE_RULES
+    """The words for each fingerprint come from the one table (app/core/head_signatures.py SIGNATURE_RULES),
+    by way of the page's data: the legend's line and the drawn head's name."""
+    from app.core.head_signatures import SIGNATURE_RULES
 
     page, _ = watched_page
     figure, region = open_diagnosis(page)

@@ -16,6 +16,7 @@ from playwright.sync_api import Locator, Page, expect
 from app.figures import number
 from app.web.answers import PACKED_RELATIVE_ERROR
 from tests.browser.pages import get_json, open_heads_dial
+from tools.drawn import next_frames
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -113,7 +114,7 @@ def test_every_figure_with_a_widget_exports_svg_that_parses(watched_page) -> Non
         figure.scroll_into_view_if_needed()
         expect(figure.locator("svg").first).to_be_attached(timeout=15_000)
         expect(figure).not_to_have_attribute("aria-busy", "true", timeout=15_000)
-        page.wait_for_timeout(200)
+        next_frames(page)  # the answer drawn
         path = download(page, figure.get_by_role("button", name="Export SVG"))
         assert ET.parse(path).getroot().tag == f"{SVG}svg", name
 
@@ -177,7 +178,7 @@ def test_a_row_the_mask_leaves_empty_is_exported_as_nan_not_minus_infinity(watch
     figure = open_mask_lab(page)
     radio(figure, "off by one: hides itself").check()
     expect(figure).not_to_have_attribute("aria-busy", "true", timeout=15_000)
-    page.wait_for_timeout(300)
+    next_frames(page)  # the answer drawn
     text = download(page, figure.get_by_role("button", name="Export data as CSV")).read_text()
     rows = list(csv.DictReader(io.StringIO(text)))
     first = rows[0]["row"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from app.models.translator import TRAINED_MAX_WORDS
+from app.models.translator.words import TRAINED_MAX_WORDS
 from tests.browser.conftest import watched
 from tests.browser.generator_arcs import assert_cross_arcs, assert_self_arcs, drawing
 from tests.browser.pages import STALE, open_figure, query_params, sideways_scroll, texts_of, too_small
@@ -192,7 +192,9 @@ def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page)
     paused_at = int(progress(figure).get_attribute("aria-valuenow"))
     assert 1 <= paused_at < 4
     expect(figure.locator("[data-part=progress-text]")).to_contain_text("paused")
-    page.wait_for_timeout(1000)  # paused: no word is written meanwhile
+    # Paused, no word is written in the time playing would write two: the figure's own step, read from it.
+    step_ms = page.evaluate("async () => (await import('/static/js/figures/generator/playback.js')).STEP_MS")
+    page.wait_for_timeout(2.5 * step_ms)
     expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at))
 
     page.keyboard.press("Tab")  # Step back

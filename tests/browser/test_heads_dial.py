@@ -743,7 +743,9 @@ def test_lanes_morph_between_head_counts_but_not_under_reduced_motion(browser, s
             slider.focus()
             page.keyboard.press("ArrowRight")
             expect(lanes(figure)).to_have_count(2)
-            page.wait_for_timeout(400)
+            page.wait_for_function(  # every lane has come to rest (none is still moving in)
+                "() => [...document.querySelectorAll('#heads-dial .lane')].every((l) => !l.style.transform)"
+            )
             moved = page.evaluate("window.__transforms")
             motion_now = lane_motion(page)
             assert all(m["transform"] == "" for m in motion_now)  # every lane has come to rest

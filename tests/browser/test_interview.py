@@ -13,6 +13,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import watched
 from tests.browser.pages import get_json, open_figure, sideways_scroll, texts_of, too_small
+from tools.drawn import next_frames
 
 # The models as figure 7 names and orders them (names.js SHORT and ORDER).
 SHORT = {"neg_inf": "−∞", "zero": "×0", "next_word": "off-by-one", "none": "no mask"}
@@ -391,7 +392,7 @@ def test_every_text_in_the_interview_renders_at_11_px_or_more(browser, server, w
             generate_samples(figure, mask)
         try_the_zero_fill_example(figure)
         page.wait_for_load_state("networkidle")
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        next_frames(page)
         texts = texts_of(page, "interview")
         assert texts and too_small(texts) == [], too_small(texts)[:10]
         assert sideways_scroll(page) <= 0

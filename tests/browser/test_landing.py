@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from app.figures import number
 from tests.browser.conftest import watched
+from tools.drawn import next_frames
 
 WIDTHS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
 NEAR = 40  # px: how close to the viewport's top a target's top must land
@@ -83,7 +84,7 @@ def scrolled(request, browser, server) -> Iterator[dict]:
             page.wait_for_function(SETTLED, timeout=20_000)
             y += viewport["height"]
         page.wait_for_load_state("networkidle")
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        next_frames(page)
         yield {
             "width": request.param,
             "shifts": page.evaluate("window.__shifts"),

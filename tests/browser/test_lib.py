@@ -177,7 +177,7 @@ def test_csv_export_keeps_a_label_from_running_as_a_spreadsheet_formula(run_in_p
     """A token named =HYPERLINK(...) reaches a spreadsheet as text; numbers, negative ones too, as numbers."""
     text = run_in_page(
         """async () => {
-          const { dataCsv } = await import("/static/js/lib/figure-tools.js");
+          const { dataCsv } = await import("/static/js/lib/figure-numbers.js");
           return dataCsv({ matrices: [{
             name: "@head",
             rows: ['=HYPERLINK("http://evil.example","x")', "+1+cmd|' /C calc'!A0"],
@@ -299,9 +299,9 @@ def test_a_json_or_csv_upload_is_read_in_the_page_as_the_server_reads_it(run_in_
 
 
 def test_the_pages_fingerprint_legend_names_every_signature_the_server_gives(run_in_page):
-    from app.core.diagnostics import SIGNATURE_RULES, SIGNATURES
+    from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
 
     names = run_in_page(
-        """async () => Object.keys((await import("/static/js/figures/interview/diagnosis.js")).MARKS)"""
+        """async () => Object.keys((await import("/static/js/figures/interview/signatures.js")).MARKS)"""
     )
     assert sorted(names) == sorted(SIGNATURES) == sorted(SIGNATURE_RULES)

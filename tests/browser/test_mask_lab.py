@@ -87,7 +87,7 @@ def mean_future_share(answer: dict) -> float:
 
 
 def num(x: float) -> str:
-    """A number as the explanation writes it (three significant digits), mirroring mask-lab.js."""
+    """A number as the explanation writes it (three significant digits), mirroring mask-lab/numbers.js."""
     if x != 0 and abs(x) < 0.001:
         mantissa, exponent = f"{x:.2e}".split("e")
         return f"{mantissa}e{int(exponent):+d}"
@@ -341,7 +341,7 @@ def test_any_word_is_read_in_pieces_and_only_characters_no_piece_spells_are_refu
 
 
 def percent(p: float) -> str:
-    """A percentage as the page writes it (mask-lab.js's formatPercent)."""
+    """A percentage as the page writes it (mask-lab/numbers.js's formatPercent)."""
     if p == 0:
         return "0%"
     if p < 0.1:

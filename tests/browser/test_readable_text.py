@@ -13,10 +13,10 @@ clips at) and with its neighbours (written over one when two level texts share m
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import watched
 from tests.browser.pages import ARTICLE_FIGURES, MEASURE, MIN_PX, sideways_scroll
+from tools.drawn import draw_every_figure
 
 WIDTHS = {"1280": {"width": 1280, "height": 900}, "390": {"width": 390, "height": 844}}
 # The figures of the article, in its order; "article" is everything outside them (masthead, prose, contents).
@@ -35,22 +35,6 @@ SCENES = {
     "long": f"/?sentence={LONG}&heads=24&mask_sentence={DECODER_LONG}&order_sentence={LONG}"
     f"&real_sentence={LONG}".replace(" ", "+"),
 }
-
-
-def draw_every_figure(page: Page) -> None:
-    """Bring each figure into view in turn, which sends its requests, then wait until every answer is in and
-    every figure has finished drawing (one wait for a quiet network, not one per figure)."""
-    for name in FIGURES:
-        figure = page.locator(f"figure#{name}")
-        figure.scroll_into_view_if_needed()
-        if figure.get_attribute("data-widget"):
-            expect(figure).to_have_attribute("data-ready", "true", timeout=20_000)
-    page.wait_for_load_state("networkidle")
-    for name in FIGURES:
-        expect(page.locator(f"figure#{name}")).not_to_have_attribute("aria-busy", "true", timeout=20_000)
-    page.wait_for_load_state("networkidle")
-    # Drawings that follow their box's width (ResizeObserver) redraw on the next frames.
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 # Each drawn text against its own <svg>: past an edge that clips (an <svg>'s overflow is hidden unless set

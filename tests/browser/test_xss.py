@@ -146,10 +146,10 @@ def start_figures(h: Harness) -> None:
 def test_the_harness_sees_a_payload_that_runs(harness: Harness) -> None:
     """With the policy bypassed an injected handler really runs, so a silent dialog list means something."""
     harness.page.goto("/figure/placements")
-    harness.page.evaluate(
-        "() => { document.body.insertAdjacentHTML('beforeend', '<img src=x onerror=alert(7)>'); }"
-    )
-    harness.page.wait_for_timeout(200)
+    with harness.page.expect_event("dialog"):
+        harness.page.evaluate(
+            "() => { document.body.insertAdjacentHTML('beforeend', '<img src=x onerror=alert(7)>'); }"
+        )
     assert harness.dialogs == ["alert: 7"]
     assert harness.page.evaluate(PLANTED_SCRIPT) != []
     harness.dialogs.clear()

@@ -1,4 +1,4 @@
-"""Property tests for the attention maths in app.core.attention."""
+"""Property tests for the attention maths in app.core.attention and app.core.masks."""
 
 from __future__ import annotations
 
@@ -12,20 +12,16 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from app.core.attention import (
-    MASK_MODES,
-    MaskMode,
-    apply_mask,
     attention_per_head,
-    causal_mask,
     merge_heads,
     multi_head_attention,
     parameter_count,
     scaled_dot_product_attention,
     sinusoidal_positions,
-    softmax,
     split_heads,
     valid_head_counts,
 )
+from app.core.masks import MASK_MODES, MaskMode, apply_mask, causal_mask, softmax
 from tests.reference import softmax_row
 from tests.strategies import FAST, FLOATS, finite
 

@@ -1,4 +1,5 @@
-"""The errors of app.core.attention: each says which argument is wrong and what shape it has."""
+"""The errors of app.core.attention and app.core.masks: each says which argument is wrong and what shape it
+has."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import numpy as np
 import pytest
 
 from app.core.attention import (
-    apply_mask,
     attention_per_head,
     multi_head_attention,
     parameter_count,
@@ -14,6 +14,7 @@ from app.core.attention import (
     split_heads,
     valid_head_counts,
 )
+from app.core.masks import apply_mask
 
 
 def test_split_heads_rejects_non_divisors() -> None:

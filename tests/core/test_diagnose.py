@@ -11,16 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.core.attention import apply_mask, causal_mask, softmax
-from app.core.diagnostics import (
-    LISTED_HEADS,
-    MAX_HEADS,
-    Diagnosis,
-    MatrixError,
-    diagnose,
-    future_leak,
-    zero_fill_signature,
-)
+from app.core.diagnosis_limits import MAX_HEADS, MatrixError
+from app.core.diagnostics import LISTED_HEADS, Diagnosis, diagnose, future_leak
+from app.core.head_signatures import zero_fill_signature
+from app.core.masks import apply_mask, causal_mask, softmax
 from tests.strategies import finite
 
 FAST = settings(max_examples=60, deadline=None)

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from app.core.attention import MASK_MODES, causal_mask, scaled_dot_product_attention, softmax
+from app.core.attention import scaled_dot_product_attention
 from app.core.diagnostics import future_leak, future_share
+from app.core.masks import MASK_MODES, causal_mask, softmax
 from tests.strategies import FAST, FLOATS
 
 

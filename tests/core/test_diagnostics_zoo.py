@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.core.diagnostics import FAINT, diagnose
+from app.core.diagnostics import diagnose
+from app.core.head_signatures import FAINT
 
 N = 8
 SCORES = np.random.default_rng(19).normal(size=(2, N, N))  # two heads of one layer

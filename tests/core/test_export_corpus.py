@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.diagnostics import MAX_POSITIONS, diagnose
+from app.core.diagnosis_limits import MAX_POSITIONS
+from app.core.diagnostics import diagnose
 from app.core.mask_zoo import to_bfloat16
 from app.models.tiny_lm import MODEL_ORDER
 from tests.core.exports.make import DTYPES, HERE, MANIFEST, PADDING

@@ -8,14 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from app.core.attention import (
-    MASK_MODES,
-    ZOO_MODES,
-    apply_mask,
-    masked_weights,
-    multi_head_attention,
-    softmax,
-)
+from app.core.attention import multi_head_attention
 from app.core.mask_zoo import (
     padded_attention,
     precision_row,
@@ -23,6 +16,7 @@ from app.core.mask_zoo import (
     safe_softmax,
     to_bfloat16,
 )
+from app.core.masks import MASK_MODES, ZOO_MODES, apply_mask, masked_weights, softmax
 
 RNG = np.random.default_rng(19)
 N = 6

@@ -11,15 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.core import matrix_files
-from app.core.diagnostics import MatrixError, diagnose
-from app.core.matrix_files import FileError, UnsupportedFileType, file_too_large, file_type, read_matrix
-from tools.inprocess import traced_peak
-
-
-def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=allow_pickle)
-    return buffer.getvalue()
+from app.core.diagnosis_limits import FileError, MatrixError, UnsupportedFileType
+from app.core.diagnostics import diagnose
+from app.core.head_blocks import NPY_HEADER_BYTES
+from app.core.matrix_files import file_too_large, file_type, read_matrix
+from tools.inprocess import npy, traced_peak
 
 
 def refused(name: str, data: bytes, kind: type[FileError] = FileError) -> str:
@@ -125,7 +121,7 @@ def test_an_npy_header_claiming_more_bytes_than_numpy_writes_is_refused_before_t
     peak = traced_peak(lambda: messages.append(refused("w.npy", data)))
     assert messages[0] == (
         f"the .npy header cannot be read: it claims {claim:,} bytes; numpy writes at most "
-        f"{matrix_files.NPY_HEADER_BYTES:,}"
+        f"{NPY_HEADER_BYTES:,}"
     )
     assert peak < 2**20  # the 4 MB that follow the field are never read
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from app.models.close_words import CloseWords, close_words, edit_distance
-from app.models.translator import get_translator
+from app.models.translator.committed import get_translator
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.models.heads import VALID_HEADS, RelationHeads, get_relation_heads
+from app.models.heads import VALID_HEADS, RelationHeads
 from app.models.relations import D_MODEL, RELATIONS, SIGNATURE_DIM
 from training.evaluation import evaluate, head_spread
 from training.relation_corpus import heldout_sentences, novel_sentences, training_sentences
@@ -16,9 +16,7 @@ from training.relation_corpus import heldout_sentences, novel_sentences, trainin
 CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_text())
 
 
-@pytest.fixture(scope="module")
-def model() -> RelationHeads:
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 @pytest.fixture(scope="module")

@@ -8,18 +8,17 @@ import random
 import numpy as np
 import pytest
 
-from app.core.attention import MASK_MODES, multi_head_attention
+from app.core.attention import multi_head_attention
 from app.core.borrowing import BORROWED, Claims, borrowing
-from app.models.heads import VALID_HEADS, RelationHeads, get_relation_heads
+from app.core.masks import MASK_MODES
+from app.models.heads import VALID_HEADS, RelationHeads
 from app.models.relations import Token, analyse, cue_strength, features, sense_cues
 from training.relation_corpus import training_sentences
 
 UNKNOWN = ["glorpy", "zibbets", "snurfling", "Zorblat", "flarbs", "crumbly", "doesn't", "they're"]
 
 
-@pytest.fixture(scope="module")
-def model() -> RelationHeads:
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 @pytest.fixture(scope="module")

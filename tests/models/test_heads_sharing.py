@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.core.attention import MASK_MODES, multi_head_attention, valid_head_counts
+from app.core.attention import multi_head_attention, valid_head_counts
+from app.core.masks import MASK_MODES
 from app.models.heads import (
     SHARED_FILE,
     VALID_HEADS,
     WEIGHTS_FILE,
     RelationHeads,
     as_multi_head,
-    get_relation_heads,
     kv_head_of,
 )
 from app.models.relations import D_MODEL
@@ -30,9 +30,7 @@ SHARED = [(e["heads"], e["kv_heads"]) for e in RECORD["layers"] if e["kv_heads"]
 SENTENCE = "the bat flew out of the cave and the dog barked".split()
 
 
-@pytest.fixture(scope="module")
-def model() -> RelationHeads:
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def test_query_heads_read_their_groups_key_value_head() -> None:

@@ -10,16 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.models.heads import get_relation_heads
 from app.models.order import EXACT, HEADS, attention_of, order_check, reversed_order, unpermute
 from app.web.refusal import Refusal
 
 WORDS = ["dog", "bites", "man", "the", "river", "bank", "was", "steep", "cat", "sat", "on", "mat"]
 
 
-@pytest.fixture(scope="module")
-def model():
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def test_reversing_dog_bites_man_without_positions_changes_nothing_but_the_order(model) -> None:

@@ -23,20 +23,13 @@ import pytest
 
 from app.config import get_settings
 from app.models.heads import get_relation_heads
-from app.models.real_bert import (
-    HEADS,
-    INSTALL,
-    LAYERS,
-    RealBert,
-    erf,
-    gelu,
-    load_real_bert,
-    missing_reason,
-    packaged_model_dir,
-    parse_layer,
-    relation_targets,
-    word_attention,
-)
+from app.models.real_bert.answer import parse_layer
+from app.models.real_bert.encoder import RealBert
+from app.models.real_bert.gelu import erf, gelu
+from app.models.real_bert.installed import INSTALL, missing_reason, packaged_model_dir
+from app.models.real_bert.loading import load_real_bert
+from app.models.real_bert.relation_fit import relation_targets, word_attention
+from app.models.real_bert.weights import HEADS, LAYERS
 from app.web.refusal import Refusal
 from tests.optional import require_real_model
 
@@ -55,10 +48,7 @@ def model_dir() -> Path | None:
     return directory if directory is not None else packaged_model_dir()
 
 
-@pytest.fixture(scope="module")
-def model() -> RealBert:
-    require_real_model()
-    return load_real_bert(get_settings().real_model_dir)
+MODEL = "real model"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 # ---- no model needed ---------------------------------------------------------------------------------------
@@ -81,7 +71,7 @@ def test_gelu_is_the_exact_one() -> None:
 
 
 def test_word_attention_drops_specials_renormalises_sums_keys_and_averages_queries() -> None:
-    from app.models.real_bert import Pieces
+    from app.models.real_bert.pieces import Pieces
 
     # [CLS] un ##bel bat [SEP]: word 0 has two pieces, word 1 one.
     pieces = Pieces(
@@ -231,7 +221,7 @@ def test_attention_equals_the_committed_reference(model: RealBert) -> None:
 
 def test_the_model_loads_once_across_threads() -> None:
     require_real_model()
-    from app.models.real_bert import _load
+    from app.models.real_bert.loading import _load
 
     _load.cache_clear()  # four threads ask at once for a model nobody has loaded yet
     found: list[RealBert] = []

@@ -21,21 +21,13 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.models.real_bert import (
-    BLOCK_COLUMNS,
-    DECIMALS,
-    HEADS,
-    LAYERS,
-    Dense,
-    Pieces,
-    RealBert,
-    gelu,
-    gelu_float32,
-    load_real_bert,
-    packaged_model_dir,
-    word_attention,
-    word_attentions,
-)
+from app.models.real_bert.answer import DECIMALS
+from app.models.real_bert.encoder import RealBert
+from app.models.real_bert.gelu import gelu, gelu_float32
+from app.models.real_bert.installed import packaged_model_dir
+from app.models.real_bert.pieces import Pieces
+from app.models.real_bert.relation_fit import word_attention, word_attentions
+from app.models.real_bert.weights import BLOCK_COLUMNS, HEADS, LAYERS, Dense
 from tests.optional import require_real_model
 
 REFERENCE = Path(__file__).parent / "data" / "real_bert_reference.npz"
@@ -51,10 +43,7 @@ SENTENCES = (
 )
 
 
-@pytest.fixture(scope="module")
-def model() -> RealBert:
-    require_real_model()
-    return load_real_bert(get_settings().real_model_dir)
+MODEL = "real model"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 # ---- no model needed ---------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import json
 import pytest
 
 from app.config import get_settings
-from app.models.heads import RelationHeads, get_relation_heads
+from app.models.heads import RelationHeads
 from app.models.verdicts import SERVES
 from training.evaluation import meaning_overlap, story
 from training.relation_corpus import heldout_sentences, novel_sentences, training_sentences
@@ -31,9 +31,7 @@ LONE = 0.1  # the share on which one head may serve every relation, at most
 WRITTEN_FLOOR = {"rules": 0.88, "hand": 0.70}  # the written sentences, as measured (see above)
 
 
-@pytest.fixture(scope="module")
-def model() -> RelationHeads:
-    return get_relation_heads()
+MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def measured(model: RelationHeads, sentences: list[list[str]], targets: list | None = None) -> dict:

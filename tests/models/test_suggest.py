@@ -4,7 +4,7 @@ import pytest
 
 from app.models.lexicon import lookup
 from app.models.suggest import Suggestions
-from app.models.translator import get_translator
+from app.models.translator.committed import get_translator
 
 
 @pytest.fixture(scope="module")

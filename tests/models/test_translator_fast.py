@@ -7,14 +7,10 @@ import itertools
 import numpy as np
 import pytest
 
-from app.models.translator import (
-    FLOAT32_MAPS,
-    MAX_STEPS,
-    TRAINED_MAX_WORDS,
-    Translation,
-    TranslatorModel,
-    get_translator,
-)
+from app.models.translator.committed import TranslatorModel
+from app.models.translator.network import FLOAT32_MAPS
+from app.models.translator.steps import MAX_STEPS, Translation
+from app.models.translator.words import TRAINED_MAX_WORDS
 from app.web.refusal import UnknownWords
 from training.parallel_corpus import HELDOUT_SEED, NOVEL_SEED, distinct_pairs
 
@@ -24,9 +20,7 @@ ATTENTION_TOLERANCE = 1e-12
 LOGIT_TOLERANCE = 1e-10
 
 
-@pytest.fixture(scope="module")
-def model() -> TranslatorModel:
-    return get_translator()
+MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
 
 
 def longest_sentences(pool: list[list[str]], count: int, length: int) -> list[list[str]]:

@@ -4,25 +4,20 @@ the file holds (test_diagnose_limits.py has the size cap and the disk)."""
 from __future__ import annotations
 
 import functools
-import io
 import json
 
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.attention import apply_mask, softmax
-from app.core.diagnostics import LISTED_HEADS, MAX_HEADS
+from app.core.diagnosis_limits import MAX_HEADS
+from app.core.diagnostics import LISTED_HEADS
+from app.core.masks import apply_mask, softmax
+from tools.inprocess import npy
 
 LIMIT = 2 * 1024 * 1024
 MISSING = {"detail": 'no file: send the attention weights as multipart/form-data in a field named "file"'}
 SCORES = np.random.default_rng(7).normal(size=(2, 3, 6, 6))
-
-
-def npy(array: np.ndarray, allow_pickle: bool = False) -> bytes:
-    buffer = io.BytesIO()
-    np.save(buffer, array, allow_pickle=allow_pickle)
-    return buffer.getvalue()
 
 
 def row_3_of_head_0_1_sums_to_1_2() -> np.ndarray:

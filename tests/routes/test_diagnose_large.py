@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from app.core.matrix_files import npy_blocks, npy_layout
+from app.core.head_blocks import npy_blocks, npy_layout
 from app.main import create_app
 from tests.routes.test_diagnose import diagnosed, npy, upload
 from tools.inprocess import call, traced_peak, upload_scope

@@ -114,8 +114,13 @@ def test_the_policy_lets_exports_draw_from_data_urls() -> None:
 
 
 def test_the_state_in_the_query_string_reaches_the_figure_page(client: TestClient) -> None:
+    """The page is the same whatever the query holds (no redirect drops it): the widget reads the same keys
+    from the address as on the article."""
     response = client.get("/figure/heads-dial", params={"sentence": "the dog ran", "heads": "2"})
-    assert response.status_code == 200  # the page is static; the widget reads the same keys as on the article
+    assert response.status_code == 200 and not response.history
+    assert response.url.params["sentence"] == "the dog ran" and response.url.params["heads"] == "2"
+    assert response.text == client.get("/figure/heads-dial").text
+    assert 'data-widget="heads-dial"' in response.text
 
 
 def test_an_unknown_figure_is_a_404_page_listing_the_figures(client: TestClient) -> None:

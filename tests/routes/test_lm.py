@@ -78,7 +78,9 @@ def test_bad_prompts_get_a_clear_422(client: TestClient, body: dict, detail: str
     ],
 )
 def test_malformed_generate_requests_get_a_422(client: TestClient, body: dict) -> None:
-    assert client.post("/api/lm/generate", json=body).status_code == 422
+    response = client.post("/api/lm/generate", json=body)
+    assert response.status_code == 422
+    assert response.json()["detail"], "a refusal says why"
 
 
 def test_attention_reads_any_word_in_pieces_and_refuses_only_characters(client: TestClient) -> None:
@@ -245,6 +247,7 @@ def test_predictions_refuse_bad_sentences_with_a_422(client: TestClient, params:
 def test_predictions_refuse_a_sentence_past_the_character_limit(client: TestClient) -> None:
     response = client.get("/api/lm/predictions", params={"sentence": "the " * 60})
     assert response.status_code == 422
+    assert "sentence" in str(response.json()["detail"])  # it names the field that is too long
 
 
 def test_predictions_are_in_the_openapi_document(client: TestClient) -> None:
@@ -345,7 +348,7 @@ def test_a_models_attention_is_diagnosed_in_one_trip(
 def test_every_masks_attention_comes_in_one_answer_equal_to_each_masks_own(client: TestClient) -> None:
     """/api/lm/attention/masks: the mask lab's one request per sentence holds, for every mask a pass may
     apply, exactly what /api/lm/attention answers under that mask."""
-    from app.core.attention import ATTENTION_MODES
+    from app.core.masks import ATTENTION_MODES
 
     params = {"model": "neg_inf", "sentence": DECODER_SENTENCE}
     response = client.get("/api/lm/attention/masks", params=params)

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from app.config import Settings, get_settings
 from app.deps import current_settings
 from app.main import create_app
-from app.models.real_bert import INSTALL, load_real_bert
+from app.models.real_bert.installed import INSTALL
+from app.models.real_bert.loading import load_real_bert
 from tests.optional import require_real_model
 from tools.inprocess import concurrently
 
@@ -258,6 +259,8 @@ def test_nasty_sentences_are_answered(client: TestClient, sentence: str) -> None
 def test_undecodable_bytes_are_never_a_500(client: TestClient, query: str) -> None:
     response = client.get(f"{URL}?{query}")
     assert response.status_code in (200, 422), response.text
+    answer = response.json()
+    assert answer["detail"] if response.status_code == 422 else answer["tokens"][0] == "[CLS]"
 
 
 @pytest.mark.usefixtures("installed")
@@ -370,7 +373,7 @@ def test_a_damaged_model_is_a_503_not_a_500(client: TestClient, tmp_path: Path) 
 def test_concurrent_sentences_share_a_forward_pass_and_each_gets_its_own_answer(installed: None) -> None:
     """Requests that wait together go through one batch (app/web/offload.py's Batches); each answer is the one
     its sentence gets alone, to the last decimal, and a refused sentence among them is refused alone."""
-    from app.models.real_bert import attended
+    from app.models.real_bert.answer import attended
     from app.routes.real_attention import batches, real_attention_response
 
     sentences = [f"the {w} bank was steep near the old mill" for w in ("river", "quiet", "old", "muddy")] * 3

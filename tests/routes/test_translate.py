@@ -7,7 +7,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.models.translator import FLOAT32_MAPS, MAX_STEPS, SUGGESTED_AT_MOST, TRAINED_MAX_WORDS, Translator
+from app.models.translator.network import FLOAT32_MAPS, Translator
+from app.models.translator.steps import MAX_STEPS
+from app.models.translator.words import SUGGESTED_AT_MOST, TRAINED_MAX_WORDS
 from tools.inprocess import concurrently
 
 
@@ -222,7 +224,7 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
     """Translations that wait together are one batch (app/web/offload.py's Batches): each answer is the one
     its sentence gets alone (within float32 rounding: a batch's products round as their shape does), and a
     refused sentence among them is refused alone."""
-    from app.models.translator import get_translator
+    from app.models.translator.committed import get_translator
     from app.routes.translate import batches, translate_response
 
     sentences = [

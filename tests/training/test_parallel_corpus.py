@@ -5,7 +5,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from app.models.translator import SPECIALS
+from app.models.translator.words import SPECIALS
 from training.french_lexicon import (
     ADJECTIVE,
     ALLOWED_LINKS,

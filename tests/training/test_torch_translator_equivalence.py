@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from app.models.translator import BOS, get_translator
+from app.models.translator.committed import get_translator
+from app.models.translator.words import BOS
 
 torch = pytest.importorskip("torch")
 

@@ -8,7 +8,7 @@
 // Data flows one way: state (from the URL) -> one fetch of /api/order -> draw. The maths is the server's.
 
 import { headColour, onSchemeChange } from "../lib/colours.js";
-import { headMatrices } from "../lib/figure-tools.js";
+import { headMatrices } from "../lib/figure-numbers.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { format, parse } from "../lib/url-state.js";
 import { Widget } from "../lib/widget.js";

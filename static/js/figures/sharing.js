@@ -9,7 +9,7 @@
 
 import { headColour, onSchemeChange, RELATION_NAMES, relationColour, relationDash } from "../lib/colours.js";
 import { segmentedOption } from "../lib/dom.js";
-import { headMatrices } from "../lib/figure-tools.js";
+import { headMatrices } from "../lib/figure-numbers.js";
 import { fitCells, Heatmap, labelRoom } from "../lib/heatmap.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../lib/log-axis.js";
 import { measure } from "../lib/measure.js";

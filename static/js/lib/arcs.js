@@ -5,7 +5,8 @@
 //   itself), one colour, dash and offset per head. Isolating a head or focusing a token only rewrites the arcs'
 //   opacities (`emphasiseArcs`), so a chip or a hover never rebuilds the DOM.
 // - `drawRowArcs`, figure 4 (the head lab): one query's row, all above the words.
-// - lib/arc-rows.js, figure 5 (the generator): two rows of words, arcs from one row into the other.
+// - figures/generator/arc-rows.js, figure 5 (the generator): two rows of words, arcs from one row into the
+//   other.
 
 import { dashFor, headColour } from "./colours.js";
 import { fitLabel, measure } from "./measure.js";

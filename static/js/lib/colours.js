@@ -1,8 +1,9 @@
 // The page's head colours in one place: colour-blind-safe (Okabe–Ito first), plus a dash and marker per head.
 
-// Okabe & Ito (2008), ordered so the first heads get the most distinct hues; yellow and black come last
-// because they need care on a light or dark page.
-const OKABE_ITO = [
+// Every head's colour, light and dark: 24 entries, enough for every valid head count.
+export const HEAD_PALETTE = [
+  // Okabe & Ito (2008), ordered so the first heads get the most distinct hues; yellow and black come last
+  // because they need care on a light or dark page.
   { name: "blue", light: "#0072B2", dark: "#3AA0E0" },
   { name: "orange", light: "#E69F00", dark: "#E69F00" },
   { name: "bluish green", light: "#009E73", dark: "#1BC096" },
@@ -11,11 +12,8 @@ const OKABE_ITO = [
   { name: "sky blue", light: "#56B4E9", dark: "#56B4E9" },
   { name: "yellow", light: "#C7B600", dark: "#F0E442" }, // #F0E442 darkened on white to stay visible
   { name: "black", light: "#1A1A1A", dark: "#E6E6E6" }, // black on light, near-white on dark
-];
-
-// Beyond eight heads: Paul Tol's "muted" scheme, then his "light" scheme (both designed for colour-blind
-// readers). Past eight hues no palette stays unambiguous, so every head also has its own dash and marker.
-const TOL = [
+  // Beyond eight heads: Paul Tol's "muted" scheme, then his "light" scheme (both designed for colour-blind
+  // readers). Past eight hues no palette stays unambiguous, so every head also has its own dash and marker.
   { name: "indigo", light: "#332288", dark: "#8A7FE0" },
   { name: "teal", light: "#44AA99", dark: "#44AA99" },
   { name: "wine", light: "#882255", dark: "#D05A93" },
@@ -33,8 +31,6 @@ const TOL = [
   { name: "pale olive", light: "#8F8F00", dark: "#AAAA00" },
   { name: "light cyan", light: "#4FB0C9", dark: "#99DDFF" },
 ];
-
-export const HEAD_PALETTE = [...OKABE_ITO, ...TOL]; // 24 entries: enough for every valid head count
 
 // Dash patterns, in multiples of the stroke width (scaled per line by `dashFor`): solid first.
 const DASHES = ["", "4 2", "1 1.6", "6 2 1 2", "2.5 2.5", "8 3", "1 2 4 2", "3 1.5 1 1.5"];

@@ -1,6 +1,6 @@
 // The key/value cache and the attention weights of one model, counted from its shape: multi-head (MHA),
 // grouped-query (GQA), multi-query (MQA) and multi-head latent attention (MLA, as DeepSeek-V2 describes it).
-// Pure functions and data, no DOM: figure 2 (figures/accounting.js) draws what these return, and
+// Pure functions and data, no DOM: figure 2 (figures/accounting/kv-tables.js) draws what these return, and
 // tests/browser/test_kv_cache.py checks them against arithmetic done by hand. A model reaches these functions
 // as a Hugging Face `config.json` (a preset's or the reader's), read by `readConfig` into an attention shape:
 //

@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from app.core.mask_zoo import to_bfloat16
-from app.models.real_bert import RealBert, packaged_model_dir
+from app.models.real_bert.encoder import RealBert
+from app.models.real_bert.installed import packaged_model_dir
 from app.models.tiny_lm import PAD, get_tiny_lms
 
 if TYPE_CHECKING:

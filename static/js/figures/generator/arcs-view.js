@@ -1,12 +1,12 @@
 // Figure 5's drawing: the English in one row and the French in another (two columns on a narrow screen), laid
-// out by lib/arc-rows.js, and the arcs of the French word shown: up into the English in cross mode, back over
+// out by arc-rows.js, and the arcs of the French word shown: up into the English in cross mode, back over
 // the French already written in self mode, never forward.
 //
 // Built once per answer and width, each (mode, step) group of arcs the first time it is shown. Stepping, the
 // mode, the chips and a hover only rewrite attributes of what was built.
 
 import { drawToken } from "../../lib/arcs.js";
-import { twoRowLayout, weighArcs } from "../../lib/arc-rows.js";
+import { twoRowLayout, weighArcs } from "./arc-rows.js";
 import { headColour } from "../../lib/colours.js";
 import { clear, r1, setAttrs, svg, svgText } from "../../lib/svg.js";
 import { attentionRow, MODES, START, weightText, wordLabel } from "./view.js";

@@ -3,7 +3,7 @@
 // server's head 1 against head 2 difference.
 
 import { drawRowArcs } from "../../lib/arcs.js";
-import { formatNumber } from "../../lib/matrix.js";
+import { formatNumber } from "./matrix.js";
 import { rowFocus } from "../../lib/row-words.js";
 import { headDot } from "../../lib/swatch.js";
 

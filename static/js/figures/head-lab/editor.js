@@ -5,7 +5,7 @@
 // arrow keys, Home, End, Enter and Shift+Enter move between its cells.
 
 import { headColour } from "../../lib/colours.js";
-import { matrixGrid, parseBlock, richText } from "../../lib/matrix.js";
+import { matrixGrid, parseBlock, richText } from "./matrix.js";
 import { clear } from "../../lib/svg.js";
 import { headDot } from "../../lib/swatch.js";
 import { MAX_DIM, MAX_TOKENS } from "./model.js";

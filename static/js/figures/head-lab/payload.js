@@ -1,7 +1,7 @@
 // The head lab's request: the typed matrices as the body of POST /api/attention/custom, once every cell is a
 // number; otherwise the cells that are not, and the sentence that names the first of them.
 
-import { parseCell } from "../../lib/matrix.js";
+import { parseCell } from "./matrix.js";
 
 export const ENDPOINT = "/api/attention/custom";
 

@@ -2,7 +2,7 @@
 // context) as numbered read-only matrices, then the concatenation, the output and the parameter count. Every
 // number is the server's (POST /api/attention/custom); this module only lays them out.
 
-import { formatNumber, matrixView } from "../../lib/matrix.js";
+import { formatNumber, matrixView } from "./matrix.js";
 
 const MASK_NOTES = {
   none: "no mask: unchanged",

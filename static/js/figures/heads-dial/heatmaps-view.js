@@ -6,11 +6,12 @@
 // more; rows and columns too small for one are labelled every k-th.
 
 import { MIN_WEIGHT } from "../../lib/arcs.js";
-import { headColour, markerPath, relationColour, relationDash } from "../../lib/colours.js";
+import { headColour, markerPath } from "../../lib/colours.js";
 import { fitCells, Heatmap, labelRoom } from "../../lib/heatmap.js";
 import { measure } from "../../lib/measure.js";
 import { r1, svg, svgText } from "../../lib/svg.js";
-import { pairRelations } from "./lanes-view.js";
+import { pairRelations, pairTargets, relationStroke } from "./lanes-view.js";
+import { drawVerdictLine } from "./verdict-line.js";
 import { headSummary, tokenLabel } from "./words.js";
 
 const GAP = 18; // px between grids, as .heatmaps in the CSS
@@ -102,23 +103,7 @@ function drawHeader(map, k, verdict, font) {
   const head = svg("g", { class: "heatmap__header", "aria-hidden": "true" }, map.root);
   svg("path", { d: markerPath(k, 6, 9, 4.5), fill: headColour(k) }, head);
   svgText("text", `Head ${k + 1}`, { class: "heatmap__title", x: 15, y: 13 }, head);
-  const text = verdict.lines.find((t) => measure(t, `600 ${LABEL}px ${font}`) <= width - 2) ?? verdict.lines.at(-1);
-  const single = verdict.kind === "serves" ? verdict.relations[0] : null;
-  // Shortened to fit, the verdict keeps its whole wording as a tooltip (on a group: the text stays its own).
-  const line = svg("g", { class: "lane__verdict-line" }, head);
-  if (text !== verdict.lines[0]) svgText("title", verdict.lines[0], {}, line);
-  svgText(
-    "text",
-    text,
-    {
-      class: `lane__verdict lane__verdict--${verdict.kind}`,
-      x: 0,
-      y: 29,
-      "font-size": LABEL,
-      ...(single ? { fill: relationColour(single) } : {}),
-    },
-    line,
-  );
+  drawVerdictLine(head, verdict, { x: 0, y: 29, size: LABEL, room: width - 2, font });
 }
 
 /** Outline every relation's target cells in its colour and dash, hidden until `showTargets` shows that
@@ -131,30 +116,24 @@ function outlineTargets(map, pairs) {
   const inset = 0.75;
   const side = cell - 1 - 2 * inset;
   if (side <= 1) return;
-  for (const [key, names] of pairs) {
-    const [i, j] = key.split(",").map(Number);
-    for (const name of names) {
-      const el = svg(
-        "rect",
-        {
-          class: "heatmap__target",
-          x: r1(left + j * cell + inset),
-          y: r1(top + i * cell + inset),
-          width: r1(side),
-          height: r1(side),
-          stroke: relationColour(name),
-          "stroke-width": 1.5,
-          "stroke-dasharray": relationDash(name, 1.5),
-          "stroke-linecap": name === "position" ? "round" : "butt",
-          visibility: "hidden",
-          "data-relation": name,
-          "data-query": i,
-          "data-key": j,
-        },
-        layer,
-      );
-      map.targets.push({ el, i, relation: name });
-    }
+  for (const { i, j, relation } of pairTargets(pairs)) {
+    const el = svg(
+      "rect",
+      {
+        class: "heatmap__target",
+        x: r1(left + j * cell + inset),
+        y: r1(top + i * cell + inset),
+        width: r1(side),
+        height: r1(side),
+        ...relationStroke(relation, 1.5),
+        visibility: "hidden",
+        "data-relation": relation,
+        "data-query": i,
+        "data-key": j,
+      },
+      layer,
+    );
+    map.targets.push({ el, i, relation });
   }
 }
 

@@ -11,7 +11,7 @@
 import { ARC_TOKEN_LIMIT, arcsFit } from "../../lib/arcs.js";
 import { onSchemeChange } from "../../lib/colours.js";
 import { HeadChips } from "../../lib/head-chips.js";
-import { headMatrices } from "../../lib/figure-tools.js";
+import { headMatrices } from "../../lib/figure-numbers.js";
 import { fontFamily } from "../../lib/measure.js";
 import { clear } from "../../lib/svg.js";
 import { TokenFocus } from "../../lib/token-focus.js";

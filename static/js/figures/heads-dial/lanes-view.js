@@ -16,9 +16,9 @@ import {
   relationDash,
   RELATION_NAMES,
 } from "../../lib/colours.js";
-import { measure } from "../../lib/measure.js";
 import { r1, svg, svgText } from "../../lib/svg.js";
 import { headScores } from "./verdict.js";
+import { drawVerdictLine } from "./verdict-line.js";
 import { plural, tokenLabel } from "./words.js";
 
 export const FADED_LANE = 0.2; // opacity of the other lanes when a chip isolates one
@@ -42,6 +42,15 @@ export function pairRelations(data) {
   return pairs;
 }
 
+/** Every target of `pairs` (pairRelations) with one relation that claims it: [{ i, j, relation }], a pair two
+ * relations claim once for each, in the relations' order. */
+export function pairTargets(pairs) {
+  return [...pairs].flatMap(([key, names]) => {
+    const [i, j] = key.split(",").map(Number);
+    return names.map((relation) => ({ i, j, relation }));
+  });
+}
+
 /** The one relation an arc on a pair claimed by `names` is drawn in, for a head with verdict `verdict`: the
  * relation the verdict serves when it is among them, else the first claimant; null for no claimant. */
 export function arcRelation(names, verdict) {
@@ -51,7 +60,7 @@ export function arcRelation(names, verdict) {
 }
 
 /** A stroke in relation `name`'s colour and dash (a dotted one with round caps); grey and solid for null. */
-function relationStroke(name, width) {
+export function relationStroke(name, width) {
   return {
     stroke: relationColour(name),
     "stroke-width": r1(width),
@@ -113,25 +122,22 @@ function drawLane(root, drawn, { data, k, layout, font, verdict, pairs, bindToke
   // Ghosts: every relation's wanted pairs, faint and wide, hidden until the reader asks for that relation.
   const ghosts = svg("g", { class: "lane__ghosts", fill: "none", "aria-hidden": "true" }, g);
   const ghostOpacity = r1(GHOST_OPACITY[compact ? "compact" : "wide"] * (isDark() ? DARK_GHOST : 1) * 100) / 100;
-  for (const [key, names] of pairs) {
-    const [i, j] = key.split(",").map(Number);
-    for (const name of names) {
-      const el = svg(
-        "path",
-        {
-          class: "lane__ghost",
-          d: lane.path(i, j),
-          ...relationStroke(name, compact ? 5 : 7),
-          opacity: ghostOpacity,
-          visibility: "hidden",
-          "data-query": i,
-          "data-key": j,
-          "data-relation": name,
-        },
-        ghosts,
-      );
-      drawn.ghosts.push({ el, i, relation: name });
-    }
+  for (const { i, j, relation } of pairTargets(pairs)) {
+    const el = svg(
+      "path",
+      {
+        class: "lane__ghost",
+        d: lane.path(i, j),
+        ...relationStroke(relation, compact ? 5 : 7),
+        opacity: ghostOpacity,
+        visibility: "hidden",
+        "data-query": i,
+        "data-key": j,
+        "data-relation": relation,
+      },
+      ghosts,
+    );
+    drawn.ghosts.push({ el, i, relation });
   }
 
   // Ink: the head's own arcs, the weakest first so the strongest lie on top; grey ones under coloured ones.
@@ -211,25 +217,8 @@ function drawHeader(g, { k, laneW, compact, font, verdict }) {
   svgText("text", `Head ${k + 1}`, { class: "lane__name", x: 30, y, "font-size": nameSize, stroke: "none" }, head);
 
   const size = compact ? 11 : 12;
-  const room = laneW - 14;
-  const text = verdict.lines.find((t) => measure(t, `600 ${size}px ${font}`) <= room) ?? verdict.lines.at(-1);
-  const single = verdict.kind === "serves" ? verdict.relations[0] : null;
-  // Shortened to fit, the verdict keeps its whole wording as a tooltip (on a group: the text stays its own).
-  const line = svg("g", { class: "lane__verdict-line" }, head);
-  if (text !== verdict.lines[0]) svgText("title", verdict.lines[0], {}, line);
-  svgText(
-    "text",
-    text,
-    {
-      class: `lane__verdict lane__verdict--${verdict.kind}`,
-      x: 8,
-      y: y + (compact ? 18 : 20),
-      "font-size": size,
-      stroke: "none",
-      ...(single ? { fill: relationColour(single) } : {}),
-    },
-    line,
-  );
+  const at = { x: 8, y: y + (compact ? 18 : 20), size, room: laneW - 14, font, attrs: { stroke: "none" } };
+  drawVerdictLine(head, verdict, at);
 }
 
 /**

@@ -16,9 +16,10 @@ import { parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
 import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.js";
 import { drawCurves, drawLosses } from "./curves.js";
-import { drawDiagnosis, useSignatureTexts } from "./diagnosis.js";
+import { drawDiagnosis } from "./diagnosis.js";
 import { drawReadWrite, drawSummary, leadText, marksKey, overfittingText, readWriteText } from "./read-write.js";
 import { grouped, ORDER, SHORT } from "./names.js";
+import { useSignatureTexts } from "./signatures.js";
 
 const NAME = "interview";
 const DIAGNOSE = `${NAME}:diagnose`; // the channel of the diagnosis: a newer file supersedes an older one

@@ -5,10 +5,10 @@
 // The layout says where everything goes; the figure builds its arcs once and `weighArcs` restyles them in place
 // for each row of weights, so stepping through a translation never rebuilds the DOM.
 
-import { arcPath } from "./arcs.js";
-import { dashFor } from "./colours.js";
-import { fitLabel, measure } from "./measure.js";
-import { r1, setAttrs } from "./svg.js";
+import { arcPath } from "../../lib/arcs.js";
+import { dashFor } from "../../lib/colours.js";
+import { fitLabel, measure } from "../../lib/measure.js";
+import { r1, setAttrs } from "../../lib/svg.js";
 
 export const MIN_ROW_SLOT = 58; // px per word below which the two rows turn into two columns
 export const MIN_ROW_WEIGHT = 0.02; // two-row arcs below this weight are hidden (the numbers still show them)

@@ -1,0 +1,32 @@
+// How figure 7's diagnosis names what it draws: a head (counted from 1), each fingerprint the server finds (its
+// mark on the grid, its words from the page's data), each verdict's colour, and a measured number.
+
+/** Each fingerprint the server names, its one-letter mark on the grid (what it means, the page's data says:
+ * app/core/head_signatures.py SIGNATURE_RULES, given to `useSignatureTexts`). */
+export const MARKS = {
+  causal: "",
+  zero_fill: "0",
+  next_word: "N",
+  transposed: "T",
+  faint: "f",
+  unmasked: "U",
+  hides_self: "S",
+  after_softmax: "A",
+  nan_rows: "∅",
+};
+let texts = {};
+
+/** What each signature means, in the page's words, from the server's one table (the page's data). */
+export function useSignatureTexts(given) {
+  texts = given ?? {};
+}
+
+export const VERDICT_COLOUR = { causal: 0, leaks: 3, broken: 4 }; // blue, vermillion, reddish purple
+
+/** A head as the reader names it, counted from 1 (the answer's layer and head are array indices, from 0). */
+export const headName = (layer, head) => `layer ${layer + 1}, head ${head + 1}`;
+/** What signature `s` means, or its own name when the page's data does not say. */
+export const signatureText = (s) => texts[s] ?? s;
+/** A measured number in three significant figures, a tiny one in exponent form. */
+export const num = (x) =>
+  x === 0 ? "0" : Math.abs(x) < 0.001 ? x.toExponential(1) : String(Number(x.toPrecision(3)));
