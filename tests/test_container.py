@@ -2,7 +2,8 @@
 compose.yaml's app service build): a slim base, what it copies exists and is what the wheel needs, the
 README's serve command installed (not editable) and run, no test or training extras, a user that is not
 root, and a health check that works on slim (which has no curl). Its proxy image: nginx with the static
-files that tools/static.py writes from the app's installed package."""
+files that tools/static.py writes from the app's installed package, and the templates that tools/nginx.py
+writes with its limits."""
 
 from __future__ import annotations
 
@@ -87,19 +88,36 @@ def copies(stage: Stage) -> list[tuple[str | None, list[str], str]]:
     return found
 
 
-def static_files_written() -> str:
-    """The folder into which the `static` stage runs `python -m tools.static`."""
-    (run,) = [rest for k, rest in dockerfile_stages()["static"].instructions if k == "RUN"]
-    words = shlex.split(run)
-    assert words[:3] == ["python", "-m", "tools.static"] and len(words) == 4, run
+def written(tool: str) -> str:
+    """The folder into which the `proxy-files` stage runs `python -m tools.TOOL`."""
+    (run,) = [rest for k, rest in dockerfile_stages()["proxy-files"].instructions if k == "RUN"]
+    (words,) = [words for words in map(shlex.split, run.split("&&")) if words[:3] == ["python", "-m", tool]]
+    assert len(words) == 4, run
     return words[3]
+
+
+def proxy_copies() -> dict[str, str]:
+    """What the proxy image copies from the `proxy-files` stage, and where to."""
+    found = {}
+    for source, sources, destination in copies(dockerfile_stages()["proxy"]):
+        assert source == "proxy-files" and len(sources) == 1, (source, sources)
+        found[sources[0]] = destination
+    return found
 
 
 def proxy_static_folder() -> str:
     """Where the proxy image holds the static files (compose.yaml's EXPLORABLE_STATIC)."""
-    (copied,) = copies(dockerfile_stages()["proxy"])
-    assert copied[:2] == ("static", [static_files_written()]), copied
-    return copied[2]
+    return proxy_copies()[written("tools.static")]
+
+
+def proxy_templates() -> dict[str, str]:
+    """Each template that tools/nginx.py writes (by name) and where the proxy image puts it."""
+    folder = written("tools.nginx")
+    return {
+        Path(path).name: (destination + Path(path).name if destination.endswith("/") else destination)
+        for path, destination in proxy_copies().items()
+        if Path(path).parent == Path(folder)
+    }
 
 
 def exec_form(arguments: str) -> list[str]:
@@ -160,25 +178,30 @@ def test_every_copied_path_exists_and_the_wheel_has_what_it_needs() -> None:
     wheel = project["tool"]["hatch"]["build"]["targets"]["wheel"]
     needed = {"pyproject.toml", project["project"]["readme"], *wheel["packages"], *wheel["force-include"]}
     assert needed <= copied, needed - copied
-    assert "tools" not in copied  # tools/ is for the static stage only
+    assert "tools" not in copied and "nginx" not in copied  # for the proxy-files stage only
 
 
-def test_the_static_files_are_written_by_the_apps_installed_package() -> None:
-    """The static stage starts from the stage that installs the package the app runs, so the files it writes
-    carry the versions the app's pages name; it adds tools/ and nothing of the app's own."""
-    static, app = chain("static"), chain("app")
-    assert [stage.name for stage in static[:-1]] == [stage.name for stage in app[:-1]]
-    assert pip_installs(run_commands("static")) == pip_installs(run_commands("app"))
-    assert [(source, paths) for source, paths, _ in copies(static[-1])] == [(None, ["tools"])]
-    assert static_files_written().startswith("/")
+def test_the_proxys_files_are_written_by_the_apps_installed_package() -> None:
+    """The proxy-files stage starts from the stage that installs the package the app runs, so the static
+    files it writes carry the versions the app's pages name, and the templates the limits the app enforces;
+    it adds tools/ and nginx/ and nothing of the app's own."""
+    files, app = chain("proxy-files"), chain("app")
+    assert [stage.name for stage in files[:-1]] == [stage.name for stage in app[:-1]]
+    assert pip_installs(run_commands("proxy-files")) == pip_installs(run_commands("app"))
+    assert [(source, paths) for source, paths, _ in copies(files[-1])] == [
+        (None, ["tools"]),
+        (None, ["nginx"]),
+    ]
+    assert written("tools.static").startswith("/") and written("tools.nginx").startswith("/")
 
 
-def test_the_proxy_image_is_nginx_with_the_static_files_and_nothing_else() -> None:
-    (proxy,) = chain("proxy")  # no stage of ours beneath it: the nginx image as compose ran it before
+def test_the_proxy_image_is_nginx_with_the_static_files_and_the_templates_and_nothing_else() -> None:
+    (proxy,) = chain("proxy")  # no stage of ours beneath it: the nginx image as compose runs it
     image, _, tag = proxy.base.partition(":")
     assert image == "nginx" and re.fullmatch(r"\d+\.\d+(\.\d+)?", tag), proxy.base
-    assert [keyword for keyword, _ in proxy.instructions] == ["COPY"]
+    assert {keyword for keyword, _ in proxy.instructions} == {"COPY"}
     assert proxy_static_folder().startswith("/")
+    assert len(proxy_copies()) == 1 + len(proxy_templates())
 
 
 def test_the_build_context_leaves_tests_training_and_history_out() -> None:

@@ -1,4 +1,5 @@
-"""Two app processes behind nginx/explorable.conf.template, and one of them killed under load.
+"""Two app processes behind nginx/explorable.conf.template (as tools/nginx.py renders it), and one of them
+killed under load.
 
 compose.yaml runs the app as replicas of one service, and nginx takes each replica's address as a server of
 its own. Here two `python -m app` processes stand in for two replicas behind Debian's nginx (started as

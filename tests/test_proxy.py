@@ -1,9 +1,12 @@
 """The production reverse proxy: nginx/explorable.conf.stream-template (connections) in front of
-nginx/explorable.conf.template (requests), and compose.yaml.
+nginx/explorable.conf.template (requests), as tools/nginx.py renders them with the app's limits, and
+compose.yaml.
 
-Checked without Docker (the files compose mounts exist, the templates' placeholders are what compose sets,
-their limits are the app's), then run: Debian's nginx with both templates, filled in as the nginx image fills
-them in, in front of the real app on loopback, with the static files tools/static.py writes. Through it,
+Checked without Docker (the proxy image holds every template where the nginx image fills them in, their
+addresses are what compose sets, their limits are the app's and follow it when it changes, and the templates
+spell out none of them), then run: Debian's nginx with both templates, rendered into a temporary folder and
+filled in as the nginx image fills them in, in front of the real app on loopback, with the static files
+tools/static.py writes. Through it,
 pages and the API answer with the app's headers and the static files come from nginx alone, as the app
 would serve them, while the proxy itself refuses, in the app's JSON, a body or a head too large and a
 client with too many requests at once, cuts off a client trickling its headers, and closes connections past
@@ -33,37 +36,29 @@ import numpy as np
 import pytest
 import yaml
 
-from app.config import get_settings
-from app.web.limits import JSON_BODY_BYTES, JSON_TOO_LARGE
+from app.config import Settings, get_settings
+from app.web import limits, multipart, server
 from app.web.middleware import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
-from app.web.multipart import ENVELOPE_BYTES, too_large
-from app.web.server import (
-    H11_MAX_INCOMPLETE_EVENT_SIZE,
-    LIMIT_CONCURRENCY,
-    LIMIT_PER_ADDRESS,
-    TIMEOUT_BODY,
-    TIMEOUT_HEADER,
-    TIMEOUT_KEEP_ALIVE,
-)
+from app.web.multipart import too_large
+from app.web.server import LIMIT_CONCURRENCY, TIMEOUT_HEADER
 from app.web.static_files import IMMUTABLE, REVALIDATE, get_static_site
 from tests.optional import missing
-from tests.test_container import dockerfile_stages, only, proxy_static_folder
+from tests.test_container import dockerfile_stages, only, proxy_static_folder, proxy_templates
+from tools import nginx
+from tools.nginx import REQUESTS_PER_ADDRESS, head_too_large
 from tools.serving import Served, free_port, healthy, served, stop
 from tools.static import write
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATE = ROOT / "nginx" / "explorable.conf.template"
-STREAM_TEMPLATE = ROOT / "nginx" / "explorable.conf.stream-template"
+HTTP, STREAM = (path.name for path in nginx.TEMPLATES)
 NGINX = Path("/usr/sbin/nginx")  # Debian's; /usr/sbin is not on every PATH
 # Debian builds nginx's stream module apart; the nginx image builds it in.
 STREAM_MODULE = Path("/usr/lib/nginx/modules/ngx_stream_module.so")
 WORKER_CONNECTIONS = 1024  # what the nginx image's nginx.conf gives each worker
 # What envsubst replaces: $NAME or ${NAME}, when NAME is set in its environment.
 SUBSTITUTION = re.compile(r"\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<bare>[A-Za-z_]\w*))")
-CLIENT_HEADER_TIMEOUT = 10.0  # the template's, which the slow client below has to wait out
 SLACK = 3  # a loaded two-core machine may be this many times slower than a timeout
 TRICKLE = 0.3  # seconds between two bytes of the slow client
-PER_CLIENT = 20  # the template's limit_conn
 
 # The main configuration nginx needs around the templates, as the nginx image's nginx.conf has it once its
 # start-up script has added the stream block: the templates inside http {} and stream {}, and the image's
@@ -118,33 +113,41 @@ def size(value: str) -> int:
 
 
 def seconds(value: str) -> float:
-    assert value.endswith("s"), value
-    return float(value[:-1])
+    """An nginx time (10s, 4500ms) in seconds."""
+    found = re.fullmatch(r"(\d+)(m?s)", value)
+    assert found is not None, value
+    return int(found[1]) / (1000 if found[2] == "ms" else 1)
+
+
+def configuration(settings: Settings | None = None) -> tuple[str, str]:
+    """The http and the stream server's templates as tools/nginx.py renders them."""
+    rendered = nginx.render(settings)
+    return rendered[HTTP], rendered[STREAM]
 
 
 # The configuration, checked without Docker.
 
 
-def test_compose_mounts_every_template_and_builds_the_dockerfile() -> None:
-    """Each service builds its stage of the Dockerfile, and each file of nginx/ is mounted where the image's
-    start-up script fills it in: *.template inside http {}, *.stream-template inside stream {}."""
+def test_compose_builds_the_dockerfile_whose_proxy_holds_every_rendered_template() -> None:
+    """Each service builds its stage of the Dockerfile, and the proxy image holds each file of nginx/, as
+    tools/nginx.py renders it, where the image's start-up script fills it in: *.template inside http {},
+    *.stream-template inside stream {}. Nothing is mounted over them."""
     services = compose()["services"]
     stages = dockerfile_stages()
     for name in ("app", "proxy"):
         assert services[name]["build"] == {"context": ".", "target": name} and name in stages
-        assert "image" not in services[name]
-    mounts = [volume.split(":") for service in services.values() for volume in service.get("volumes", [])]
-    assert sorted(ROOT / host for host, *_ in mounts) == sorted((ROOT / "nginx").iterdir())
-    assert {Path(host).suffix for host, *_ in mounts} == {".template", ".stream-template"}
-    for host, container, *_ in mounts:
-        assert container.startswith("/etc/nginx/templates/") and container.endswith(Path(host).suffix)
+        assert "image" not in services[name] and "volumes" not in services[name]
+    templates = proxy_templates()
+    assert set(templates) == {path.name for path in (ROOT / "nginx").iterdir()} == {HTTP, STREAM}
+    for name, container in templates.items():
+        assert container.startswith("/etc/nginx/templates/") and container.endswith(Path(name).suffix)
 
 
 def test_the_templates_placeholders_are_exactly_what_compose_sets() -> None:
     environment = compose()["services"]["proxy"]["environment"]
     placeholders = set()
-    for path in (TEMPLATE, STREAM_TEMPLATE):
-        template = path.read_text()
+    for template in configuration():
+        assert not nginx.PLACEHOLDER.search(template)  # tools/nginx.py filled in every limit
         named = [match["braced"] or match["bare"] for match in SUBSTITUTION.finditer(template)]
         braced = {match["braced"] for match in SUBSTITUTION.finditer(template) if match["braced"]}
         # Every other variable is nginx's own, all in lower case, so no variable of the image's environment
@@ -159,11 +162,11 @@ def test_the_templates_placeholders_are_exactly_what_compose_sets() -> None:
     )
     # The static files are where the Dockerfile's proxy stage put them, and nginx serves /static/ from them.
     assert environment["EXPLORABLE_STATIC"] == proxy_static_folder()
-    static = re.search(r"location /static/ \{(.*?)\n    \}", TEMPLATE.read_text(), flags=re.S)
+    http, stream = configuration()
+    static = re.search(r"location /static/ \{(.*?)\n    \}", http, flags=re.S)
     assert static is not None and directive("alias", static.group(1)) == ["${EXPLORABLE_STATIC}/"]
     # The stream server listens for readers and hands them to the http server, which listens on loopback
     # only and takes the reader's address from the stream server's PROXY protocol line.
-    stream, http = STREAM_TEMPLATE.read_text(), TEMPLATE.read_text()
     assert directive("listen", stream) == ["${NGINX_PORT}"]
     assert directive("proxy_pass", stream) == ["${EXPLORABLE_HTTP}"]
     assert directive("proxy_protocol", stream) == ["on"]
@@ -194,38 +197,133 @@ def test_behind_the_proxy_the_app_runs_the_dockerfiles_command_with_no_cap_per_a
     assert command[:at] == json.loads(dockerfile) and command[at + 1 :] == [str(LIMIT_CONCURRENCY)]
 
 
-def test_the_proxys_limits_are_the_apps() -> None:
-    template = TEMPLATE.read_text()
-    upload = re.search(r"location = /api/diagnose \{(.*?)\}", template, flags=re.S)
+@dataclass(frozen=True)
+class AppLimits:
+    """The limits of the app that the proxy repeats, read from their homes as they are now."""
+
+    upload: int
+    envelope: int
+    json_body: int
+    json_too_large: str
+    head: int
+    timeout_header: float
+    timeout_body: float
+    timeout_keep_alive: float
+    concurrency: int
+    per_address: int
+
+    @classmethod
+    def of(cls, settings: Settings) -> AppLimits:
+        return cls(
+            settings.max_upload_bytes,
+            multipart.ENVELOPE_BYTES,
+            limits.JSON_BODY_BYTES,
+            limits.JSON_TOO_LARGE,
+            server.H11_MAX_INCOMPLETE_EVENT_SIZE,
+            server.TIMEOUT_HEADER,
+            server.TIMEOUT_BODY,
+            server.TIMEOUT_KEEP_ALIVE,
+            server.LIMIT_CONCURRENCY,
+            server.LIMIT_PER_ADDRESS,
+        )
+
+
+def assert_the_proxy_holds(app: AppLimits, http: str, stream: str) -> None:
+    """The rendered configuration enforces ``app``'s limits and words its refusals as ``app`` would."""
+    upload = re.search(r"location = /api/diagnose \{(.*?)\}", http, flags=re.S)
     assert upload is not None
-    limit = get_settings().max_upload_bytes
-    assert [size(v) for v in directive("client_max_body_size", template)] == [
-        JSON_BODY_BYTES,
-        limit + ENVELOPE_BYTES,
+    assert [size(v) for v in directive("client_max_body_size", http)] == [
+        app.json_body,
+        app.upload + app.envelope,
     ]
-    assert (
-        directive("client_max_body_size", upload.group(1)) == directive("client_max_body_size", template)[1:]
-    )
-    (buffers,) = directive("large_client_header_buffers", template)
-    assert buffers.split()[0] == "1" and size(buffers.split()[1]) == H11_MAX_INCOMPLETE_EVENT_SIZE
-    assert seconds(directive("client_header_timeout", template)[0]) == TIMEOUT_HEADER == CLIENT_HEADER_TIMEOUT
-    assert seconds(directive("client_body_timeout", template)[0]) == TIMEOUT_BODY
+    assert directive("client_max_body_size", upload.group(1)) == directive("client_max_body_size", http)[1:]
+    (buffers,) = directive("large_client_header_buffers", http)
+    assert buffers.split()[0] == "1" and size(buffers.split()[1]) == app.head
+    assert seconds(directive("client_header_timeout", http)[0]) == app.timeout_header
+    assert seconds(directive("client_body_timeout", http)[0]) == app.timeout_body
     # nginx lets an idle connection to the app go before the app would close it under nginx's feet. (The
     # block ends at the brace on a line of its own, not at the placeholder's.)
-    upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
+    upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", http, flags=re.S)
     assert upstream is not None
     (upstream_idle,) = directive("keepalive_timeout", upstream.group(1))
-    assert seconds(upstream_idle) < TIMEOUT_KEEP_ALIVE
-    # The 413's words are the app's own.
-    assert f'/api/diagnose "{too_large(limit).detail}";' in template
-    assert f'default "{JSON_TOO_LARGE}";' in template
-    per_client, in_all = directive("limit_conn", template)
-    assert per_client == f"explorable_conn {PER_CLIENT}"
+    assert seconds(upstream_idle) < app.timeout_keep_alive
+    # The refusals' words are the app's own.
+    assert f'/api/diagnose "{too_large(app.upload).detail}";' in http
+    assert f'default "{app.json_too_large}";' in http
+    head = re.search(r"location = /_proxy/head-too-large \{[^}]*return 400 '(.*)';", http)
+    assert head is not None and json.loads(head[1]) == {"detail": head_too_large(app.head)}
+    per_client, in_all = directive("limit_conn", http)
+    assert per_client == f"explorable_conn {REQUESTS_PER_ADDRESS}"
     # nginx's connections to the app, busy and idle, stay within what the app admits
     (idle,) = directive("keepalive", upstream.group(1))
-    assert in_all.split()[0] == "explorable_all" and int(in_all.split()[1]) + int(idle) <= LIMIT_CONCURRENCY
+    assert in_all.split()[0] == "explorable_all" and int(in_all.split()[1]) + int(idle) <= app.concurrency
     # an upload is streamed to the app, which bounds its pace, rather than held on nginx's disk
     assert directive("proxy_request_buffering", upload.group(1)) == ["off"]
+    per_address, in_all_connections = stream_limits(stream)
+    # one address holds at most what the app lets one address hold when it runs alone
+    assert per_address == app.per_address
+    # each accepted connection costs a worker up to three connections (the reader's and both ends of the
+    # hand-over to the http server); the connections to the app must fit beside them
+    assert 3 * in_all_connections + app.concurrency <= WORKER_CONNECTIONS
+    assert REQUESTS_PER_ADDRESS <= per_address < in_all_connections
+
+
+def test_the_proxys_limits_are_the_apps() -> None:
+    assert_the_proxy_holds(AppLimits.of(get_settings()), *configuration())
+
+
+def test_a_limit_changed_in_the_app_is_changed_in_the_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every limit of the app set otherwise, at its home: the rendered configuration follows each one."""
+    changed = {
+        (multipart, "ENVELOPE_BYTES"): 40 * 1024,
+        (limits, "JSON_BODY_BYTES"): 100 * 1024,
+        (limits, "JSON_TOO_LARGE"): "the request body is larger than 102400 bytes (100 KB)",
+        (server, "H11_MAX_INCOMPLETE_EVENT_SIZE"): 8 * 1024,
+        (server, "TIMEOUT_HEADER"): 7.0,
+        (server, "TIMEOUT_BODY"): 12.5,
+        (server, "TIMEOUT_KEEP_ALIVE"): 3.0,
+        (server, "LIMIT_CONCURRENCY"): 200,
+        (server, "LIMIT_PER_ADDRESS"): 40,
+    }
+    before = AppLimits.of(get_settings())
+    for (module, name), value in changed.items():
+        monkeypatch.setattr(module, name, value)
+    settings = Settings(max_upload_bytes=3 * 2**20)
+    after = AppLimits.of(settings)
+    assert all(getattr(after, name) != getattr(before, name) for name in AppLimits.__dataclass_fields__)
+    http, stream = configuration(settings)
+    assert_the_proxy_holds(after, http, stream)
+    assert configuration() != (http, stream)
+
+
+def test_the_templates_spell_out_none_of_the_limits_they_are_given() -> None:
+    """Every number of the app's limits, and every refusal's words, comes into the configuration from its
+    home through tools/nginx.py: neither template writes one out, in a directive or a comment, where it
+    could stay behind when the home changes. (The timeouts share their numbers with the proxy's own, such as
+    send_timeout: the test above checks that they follow.)"""
+    settings = get_settings()
+    counts = [
+        server.LIMIT_CONCURRENCY,
+        server.LIMIT_PER_ADDRESS,
+        server.LIMIT_CONCURRENCY - nginx.UPSTREAM_KEEPALIVE,
+        nginx.REQUESTS_PER_ADDRESS,
+        nginx.UPSTREAM_KEEPALIVE,
+        nginx.CONNECTIONS_IN_ALL,
+    ]
+    sizes = [
+        limits.JSON_BODY_BYTES,
+        settings.max_upload_bytes,
+        settings.max_upload_bytes + multipart.ENVELOPE_BYTES,
+        server.H11_MAX_INCOMPLETE_EVENT_SIZE,
+    ]
+    spellings = {str(n) for n in counts}
+    spellings |= {f"{n}" for size in sizes for n in (size, f"{size:,}", size // 1024, size // 2**20) if n}
+    words = [value for value in nginx.values(settings).values() if " " in value]
+    for path in nginx.TEMPLATES:
+        template = path.read_text()
+        numbers = set(re.findall(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?", template))
+        assert not numbers & spellings, (path.name, numbers & spellings)
+        assert not [detail for detail in words if detail.strip("'") in template], path.name
 
 
 def test_a_request_one_app_process_failed_goes_to_another_once() -> None:
@@ -233,7 +331,7 @@ def test_a_request_one_app_process_failed_goes_to_another_once() -> None:
     and only within a bound that leaves no retry to a request that waited out its read timeout. The app's
     own 503s (a model whose weights are missing) are answers, not failures: retried, they would take every
     process out of turn."""
-    template = TEMPLATE.read_text()
+    template = configuration()[0]
     upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
     assert upstream is not None
     assert directive("server", upstream.group(1)) == ["${EXPLORABLE_UPSTREAM} max_fails=1 fail_timeout=10s"]
@@ -246,21 +344,11 @@ def test_a_request_one_app_process_failed_goes_to_another_once() -> None:
     assert seconds(connect) < seconds(bound) < seconds(read)
 
 
-def stream_limits() -> tuple[int, int]:
+def stream_limits(stream: str) -> tuple[int, int]:
     """The stream server's limits on open connections: per address, and in all."""
-    per_address, in_all = directive("limit_conn", STREAM_TEMPLATE.read_text())
+    per_address, in_all = directive("limit_conn", stream)
     assert per_address.split()[0] == "explorable_accepted" and in_all.split()[0] == "explorable_accepted_all"
     return int(per_address.split()[1]), int(in_all.split()[1])
-
-
-def test_the_stream_servers_limits_are_the_apps_and_fit_the_workers_connections() -> None:
-    per_address, in_all = stream_limits()
-    # one address holds at most what the app lets one address hold when it runs alone
-    assert per_address == LIMIT_PER_ADDRESS
-    # each accepted connection costs a worker up to three connections (the reader's and both ends of the
-    # hand-over to the http server); the connections to the app must fit beside them
-    assert 3 * in_all + LIMIT_CONCURRENCY <= WORKER_CONNECTIONS
-    assert PER_CLIENT <= per_address < in_all
 
 
 # The configuration, run by Debian's nginx in front of the real app.
@@ -281,7 +369,7 @@ class SlowHeaderClient(threading.Thread):
         with socket.create_connection(("127.0.0.1", self.port)) as sock:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             sock.settimeout(TRICKLE)
-            deadline = time.monotonic() + SLACK * CLIENT_HEADER_TIMEOUT
+            deadline = time.monotonic() + SLACK * TIMEOUT_HEADER
             while time.monotonic() < deadline:
                 try:
                     chunk = sock.recv(4096)
@@ -328,7 +416,9 @@ def nginx_in_front_of(upstream: str | Sequence[str], tmp: Path) -> Iterator[tupl
         "EXPLORABLE_STATIC": str(tmp / "static"),
         "NGINX_PORT": f"127.0.0.1:{port}",
     }
-    http = fill(TEMPLATE.read_text(), environment)
+    templates = tmp / "templates"
+    nginx.write(templates)
+    http = fill((templates / HTTP).read_text(), environment)
     # Docker's DNS answers compose's service name with one address per replica, and nginx makes each a server
     # with the line's parameters: the same as one line per address, which is what is written here.
     line = re.search(rf"^(\s*)server {re.escape(upstreams[0])}( [^;]*)?;$", http, flags=re.M)
@@ -336,7 +426,7 @@ def nginx_in_front_of(upstream: str | Sequence[str], tmp: Path) -> Iterator[tupl
     servers = [f"{line[1]}server {address}{line[2] or ''};" for address in upstreams]
     http = http.replace(line[0], "\n".join(servers))
     (tmp / "explorable.conf").write_text(http)
-    (tmp / "explorable.stream.conf").write_text(fill(STREAM_TEMPLATE.read_text(), environment))
+    (tmp / "explorable.stream.conf").write_text(fill((templates / STREAM).read_text(), environment))
     main = MAIN_CONFIG.format(tmp=tmp, module=STREAM_MODULE, connections=WORKER_CONNECTIONS)
     (tmp / "nginx.conf").write_text(main)
     error_log = tmp / "error.log"
@@ -387,7 +477,7 @@ def test_with_the_app_down_the_proxy_answers_503_in_the_apps_json(tmp_path: Path
     nobody = free_port()  # nothing listens there
     with nginx_in_front_of(f"127.0.0.1:{nobody}", tmp_path) as (url, _, _):
         response = httpx.get(f"{url}/healthz", timeout=10)
-    assert_from_the_proxy(response, 503, "the explorable is not answering just now: try again shortly")
+    assert_from_the_proxy(response, 503, nginx.UNAVAILABLE)
 
 
 def assert_from_the_app(response: httpx.Response) -> None:
@@ -482,7 +572,7 @@ def test_a_json_body_over_256_kb_is_refused_by_the_proxy(proxy: Proxy) -> None:
     response = httpx.post(
         f"{proxy.url}/api/translate", content=body, headers={"content-type": "application/json"}, timeout=30
     )
-    assert_from_the_proxy(response, 413, JSON_TOO_LARGE)
+    assert_from_the_proxy(response, 413, limits.JSON_TOO_LARGE)
     assert "POST /api/translate" not in proxy.app.log()  # the app never saw it
 
 
@@ -499,7 +589,7 @@ def test_an_upload_over_the_limit_is_refused_by_the_proxy_and_one_of_4_mb_reache
     a 4 MB .npy, past the limit of .json and .csv files, goes through to the app and is diagnosed."""
     limit = get_settings().max_upload_bytes
 
-    declared = limit + ENVELOPE_BYTES + 1
+    declared = limit + multipart.ENVELOPE_BYTES + 1
     with socket.create_connection(("127.0.0.1", proxy.port), timeout=30) as raw:
         raw.sendall(
             b"POST /api/diagnose HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
@@ -528,7 +618,7 @@ def test_more_requests_at_once_than_the_per_client_limit_get_429s(proxy: Proxy) 
     """Each held request waits for a body it will not get (nginx reads bodies before passing requests on),
     so all are in progress at once."""
     extra = 5
-    held = [socket.create_connection(("127.0.0.1", proxy.port)) for _ in range(PER_CLIENT + extra)]
+    held = [socket.create_connection(("127.0.0.1", proxy.port)) for _ in range(REQUESTS_PER_ADDRESS + extra)]
     try:
         for sock in held:
             sock.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n")
@@ -548,11 +638,11 @@ def test_more_requests_at_once_than_the_per_client_limit_get_429s(proxy: Proxy) 
     for answer in refused:
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 429 ") and b"application/json" in head
-        assert body == b'{"detail": "too many requests at once from your address: try again shortly"}'
+        assert body == json.dumps({"detail": nginx.TOO_MANY_REQUESTS}).encode()
 
 
 def test_a_request_head_over_16_kb_is_refused_by_the_proxy(proxy: Proxy) -> None:
-    detail = f"the request head is larger than 16 KB ({H11_MAX_INCOMPLETE_EVENT_SIZE} bytes)"
+    detail = head_too_large(server.H11_MAX_INCOMPLETE_EVENT_SIZE)
     with httpx.Client(base_url=proxy.url, timeout=30) as client:
         assert_from_the_proxy(client.get("/healthz", headers={"x-padding": "a" * 20_000}), 400, detail)
         assert_from_the_proxy(client.get("/healthz", params={"padding": "a" * 20_000}), 400, detail)
@@ -565,7 +655,7 @@ def test_a_malformed_request_gets_a_json_400_from_the_proxy(proxy: Proxy) -> Non
     with socket.create_connection(("127.0.0.1", proxy.port), timeout=10) as sock:
         sock.sendall(b"NOT HTTP AT ALL\r\n\r\n")
         head, _, body = sock.recv(4096).partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400 ") and body == b'{"detail": "invalid HTTP request received"}'
+    assert head.startswith(b"HTTP/1.1 400 ") and body == json.dumps({"detail": nginx.BAD_REQUEST}).encode()
 
 
 def open_connections(port: int, address: str, count: int) -> list[socket.socket]:
@@ -602,7 +692,7 @@ def test_trickled_heads_are_counted_as_they_open_and_others_get_through(proxy: P
     heads from one address took every connection the worker had). Meanwhile a reader from another address
     is served, and its address, not the stream server's, is the one nginx's limits and logs see. A nginx of
     its own, so that the module's slow client does not count."""
-    per_address, in_all = stream_limits()
+    per_address, in_all = stream_limits(configuration()[1])
     with nginx_in_front_of(f"127.0.0.1:{proxy.app.port}", tmp_path) as (url, port, error_log):
         held: list[socket.socket] = []
         try:
@@ -636,16 +726,16 @@ def test_trickled_heads_are_counted_as_they_open_and_others_get_through(proxy: P
 
 def test_a_slow_header_client_is_cut_off_by_the_proxy(proxy: Proxy) -> None:
     """Last in the module: the client started with the proxy and has been trickling ever since."""
-    proxy.slow_client.join(timeout=SLACK * CLIENT_HEADER_TIMEOUT + 5)
-    assert proxy.slow_client.cut_off, f"still open after {SLACK * CLIENT_HEADER_TIMEOUT:g} s"
+    proxy.slow_client.join(timeout=SLACK * TIMEOUT_HEADER + 5)
+    assert proxy.slow_client.cut_off, f"still open after {SLACK * TIMEOUT_HEADER:g} s"
     assert proxy.slow_client.trickled >= 10  # it kept sending all along, and the clock ran on regardless
     assert proxy.slow_client.received == b""  # nginx drops such a client without an answer
     log = proxy.error_log.read_text().splitlines()
     assert any("client timed out" in line and "reading client request headers" in line for line in log)
 
 
-def test_the_production_doc_gives_the_proxys_limits_as_the_templates_have_them() -> None:
-    template = TEMPLATE.read_text()
+def test_the_production_doc_gives_the_proxys_limits_as_the_configuration_has_them() -> None:
+    template, stream = configuration()
     upstream = re.search(r"upstream explorable_app \{(.*?)\n\}", template, flags=re.S)
     assert upstream is not None
     (idle,) = directive("keepalive", upstream.group(1))
@@ -653,7 +743,7 @@ def test_the_production_doc_gives_the_proxys_limits_as_the_templates_have_them()
     doc = re.sub(r"\s+", " ", (ROOT / "docs" / "production.md").read_text())
     assert f"a limit in all ({in_all} requests, so that with the {idle} idle connections" in doc
     assert f"nginx never needs more than the app's {LIMIT_CONCURRENCY})" in doc
-    per_address, in_all = stream_limits()
+    per_address, in_all = stream_limits(stream)
     assert (
         f"at most {per_address} from one address (the app's own `--limit-per-address`) and {in_all} in all"
         in doc

@@ -16,7 +16,7 @@ models look healthy.
 
 from __future__ import annotations
 
-import json
+import argparse
 import random
 import time
 
@@ -37,6 +37,8 @@ from app.models.tiny_lm import (
 from app.models.word_pieces import split_words
 from training.command import command_line
 from training.lm_corpus import learn_vocabulary, split_corpus
+from training.steps import reproducible, save
+from training.steps import train as train_steps
 from training.train_relations import WEIGHTS
 
 # The masks trained, in the order the record lists them (the first three are the original models; each run
@@ -178,6 +180,43 @@ def shuffled_share(sentences: list[list[str]]) -> float:
     return round(sum(grammatical(rng.sample(words, len(words))) for words in sentences) / len(sentences), 4)
 
 
+def fit(
+    mask: str,
+    args: argparse.Namespace,
+    vocab_size: int,
+    train: list[list[str]],
+    index: dict[str, int],
+    validation_data: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+) -> tuple[TorchLM, dict[str, list[float]]]:
+    """One model trained with ``mask``, from the same initial weights and on the same batches as every other
+    mask's, and its curves: the training and the validation loss every 100 steps."""
+    torch.manual_seed(0)
+    model = TorchLM(vocab_size, args.d_model, args.heads, args.layers, args.d_ff, mask)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=args.steps)
+    curves: dict[str, list[float]] = {"step": [], "train": [], "validation": []}
+
+    def report(step: int, mean: float) -> None:
+        with torch.no_grad():
+            val = float(loss_on(model, validation_data))
+        curves["step"].append(step)
+        curves["train"].append(round(mean, 5))
+        curves["validation"].append(round(val, 5))
+
+    train_steps(
+        optimiser,
+        schedule,
+        lambda picks: loss_on(model, batches([train[k] for k in picks], index)),
+        examples=len(train),
+        steps=args.steps,
+        batch_size=args.batch_size,
+        seed=1,
+        every=100,
+        report=report,
+    )
+    return model, curves
+
+
 def main() -> None:
     parser = command_line(
         __doc__,
@@ -193,11 +232,7 @@ def main() -> None:
         d_ff=192,
     )
     args = parser.parse_args()
-    torch.set_num_threads(2)
-    # Two threads alone are not enough to reproduce a run: some kernels' multi-threaded sums come out in a
-    # different order each time, and 1,500 steps of training amplify the last-bit differences. The
-    # deterministic kernels make a rerun give the same arrays, bit for bit.
-    torch.use_deterministic_algorithms(True)
+    reproducible()
 
     train_words, validation_words = split_corpus(args.train, args.validation)
     vocabulary = learn_vocabulary(train_words, args.pieces)
@@ -229,28 +264,7 @@ def main() -> None:
     }
     for mask in MASKS:
         started = time.time()
-        torch.manual_seed(0)  # the same initial weights and the same batches for every mask
-        model = TorchLM(len(vocabulary), args.d_model, args.heads, args.layers, args.d_ff, mask)
-        optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
-        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=args.steps)
-        order = torch.Generator().manual_seed(1)
-        curves: dict[str, list[float]] = {"step": [], "train": [], "validation": []}
-        running: list[float] = []
-        for step in range(1, args.steps + 1):
-            picks = torch.randint(0, len(train), (args.batch_size,), generator=order).tolist()
-            loss = loss_on(model, batches([train[k] for k in picks], index))
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            running.append(loss.item())
-            if step % 100 == 0:
-                with torch.no_grad():
-                    val = float(loss_on(model, validation_data))
-                curves["step"].append(step)
-                curves["train"].append(round(float(np.mean(running)), 5))
-                curves["validation"].append(round(val, 5))
-                running = []
+        model, curves = fit(mask, args, len(vocabulary), train, index, validation_data)
         params = model.numpy_params()
         for name, value in params.items():
             arrays[f"{mask}/{name}"] = value.astype(np.float32)
@@ -281,10 +295,7 @@ def main() -> None:
             flush=True,
         )
 
-    np.savez_compressed(WEIGHTS / WEIGHTS_FILE, **arrays)
-    (WEIGHTS / CURVES_FILE).write_text(
-        json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    save(WEIGHTS / WEIGHTS_FILE, arrays, WEIGHTS / CURVES_FILE, record)
 
 
 if __name__ == "__main__":

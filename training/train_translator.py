@@ -47,6 +47,8 @@ from training.parallel_corpus import (  # noqa: E402
     novel_pairs,
     training_pairs,
 )
+from training.steps import reproducible, save  # noqa: E402
+from training.steps import train as train_steps  # noqa: E402
 from training.train_relations import WEIGHTS  # noqa: E402
 
 MAX_POSITIONS = 64  # the positional table of the training model; the numpy model computes any position
@@ -273,8 +275,7 @@ def main() -> None:
     if args.measure:
         remeasure(list(heldout_pairs(args.heldout, args.train)), list(novel_pairs(args.novel, args.train)))
         return
-    torch.set_num_threads(2)
-    torch.use_deterministic_algorithms(True)  # two threads otherwise sum gradients in a varying order
+    reproducible()
     started = time.time()
 
     source_vocabulary, target_vocabulary = vocabularies()
@@ -299,27 +300,32 @@ def main() -> None:
     schedule = torch.optim.lr_scheduler.OneCycleLR(
         optimiser, max_lr=args.lr, total_steps=args.steps, pct_start=0.1
     )
-    order = torch.Generator().manual_seed(args.seed + 1)
     curve: dict[str, list[float]] = {"step": [], "train": []}
-    running: list[float] = []
-    for step in range(1, args.steps + 1):
-        picks = torch.randint(0, len(train), (args.batch_size,), generator=order).tolist()
+
+    def loss_on(picks: list[int]) -> torch.Tensor:
         source, source_pad, inputs, targets = batch([train[k] for k in picks], source_index, target_index)
         logits = model(source, source_pad, inputs)
-        loss = torch.nn.functional.cross_entropy(
+        return torch.nn.functional.cross_entropy(
             logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), label_smoothing=args.label_smoothing
         )
-        optimiser.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimiser.step()
-        schedule.step()
-        running.append(loss.item())
-        if step % 250 == 0:
-            curve["step"].append(step)
-            curve["train"].append(round(float(np.mean(running)), 4))
-            running = []
-            print(f"step {step:5d}  loss {curve['train'][-1]:.4f}  {time.time() - started:.0f}s", flush=True)
+
+    def report(step: int, mean: float) -> None:
+        curve["step"].append(step)
+        curve["train"].append(round(mean, 4))
+        print(f"step {step:5d}  loss {curve['train'][-1]:.4f}  {time.time() - started:.0f}s", flush=True)
+
+    train_steps(
+        optimiser,
+        schedule,
+        loss_on,
+        examples=len(train),
+        steps=args.steps,
+        batch_size=args.batch_size,
+        seed=args.seed + 1,
+        every=250,
+        report=report,
+        clip=model.parameters(),
+    )
     trained_seconds = time.time() - started
 
     params = model.numpy_params()
@@ -378,10 +384,7 @@ def main() -> None:
         "source_vocabulary": np.array(source_vocabulary),
         "target_vocabulary": np.array(target_vocabulary),
     }
-    np.savez_compressed(WEIGHTS / WEIGHTS_FILE, **arrays)  # type: ignore[arg-type]
-    (WEIGHTS / RECORD_FILE).write_text(
-        json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    save(WEIGHTS / WEIGHTS_FILE, arrays, WEIGHTS / RECORD_FILE, record)
     print(
         f"held-out exact match {figures['exact_match']:.1%} over {figures['heldout_pairs']} pairs; "
         f"alignment {figures['alignment']:.1%} at decoder layer {figures['best_layer']} "

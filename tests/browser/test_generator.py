@@ -223,13 +223,19 @@ def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page)
     assert_cross_arcs(figure, 4)
 
 
-def test_step_back_shows_the_previous_steps_state(watched_page):
-    page, watch = watched_page
+def at_the_last_word(page: Page) -> tuple[Locator, dict, int, Locator]:
+    """The generator opened with every word written: the figure, the translation's answer, the index of its
+    last layer, and the readout's title, which names the word just written."""
     figure = open_generator(page, "?gen_step=4")
     answer = translate(page)
-    last = answer["layers"] - 1
     title = figure.locator("[data-part=readout-title]")
     expect(title).to_contain_text("“escarpée” (the word just written, 4 of 4)")
+    return figure, answer, answer["layers"] - 1, title
+
+
+def test_step_back_shows_the_previous_steps_state(watched_page):
+    page, watch = watched_page
+    figure, answer, last, title = at_the_last_word(page)
     back = button(figure, "Step back")
     back.click()
     expect(progress(figure)).to_have_attribute("aria-valuetext", "step 3 of 4")
@@ -343,11 +349,7 @@ def test_layer_and_head_are_restored_from_the_url(watched_page):
 
 def test_hover_or_focus_shows_a_words_cross_attention_as_numbers(watched_page):
     page, _ = watched_page
-    figure = open_generator(page, "?gen_step=4")
-    answer = translate(page)
-    last = answer["layers"] - 1
-    title = figure.locator("[data-part=readout-title]")
-    expect(title).to_contain_text("“escarpée” (the word just written, 4 of 4)")
+    figure, answer, last, title = at_the_last_word(page)
 
     french_word(figure, 2).hover()
     expect(title).to_contain_text("“rive”")

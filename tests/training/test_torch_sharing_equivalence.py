@@ -7,42 +7,24 @@ import numpy as np
 import pytest
 
 from app.config import get_settings
-from app.core.attention import multi_head_attention
-from app.models.heads import PROJECTIONS, as_multi_head, get_relation_heads
+from app.models.heads import PROJECTIONS, get_relation_heads
+from tests.training.test_torch_equivalence import assert_equals_pytorch
 
 torch = pytest.importorskip("torch")
 
 RECORD = json.loads((get_settings().weights_dir / "relations_shared_curve.json").read_text())
 SHARED = [(e["heads"], e["kv_heads"], e["seed"]) for e in RECORD["layers"] if e["kv_heads"] < e["heads"]]
-SENTENCES = [
-    "the river bank was steep",
-    "she sold the old bat near the cave",
-    "the zorblax by the lake was wet and the spring was cold",
-]
 
 
 @pytest.mark.parametrize(("heads", "kv_heads", "seed"), SHARED)
 def test_numpy_inference_equals_pytorch(heads: int, kv_heads: int, seed: int) -> None:
     """The server's weights (keys repeated per group) and app.core.attention on the widened layer (weights
     and output) against RelationLayer with kv_heads, on the committed trained projections."""
-    from training.train_relations import RelationLayer
-
     model = get_relation_heads()
     layer = model.shared_layers[(heads, kv_heads, "trained")]
-    reference = RelationLayer(heads, torch.Generator().manual_seed(0), kv_heads)
-    with torch.no_grad():
-        for name in PROJECTIONS:
-            getattr(reference, name).copy_(torch.from_numpy(getattr(layer, name)))
-    wide = as_multi_head(layer, heads, kv_heads)
-    for sentence in SENTENCES:
-        _, x = model.inputs(sentence.split())
-        ours = multi_head_attention(x, wide.w_q, wide.w_k, wide.w_v, heads, w_o=wide.w_o)
-        with torch.no_grad():
-            out, weights = reference(torch.from_numpy(x)[None])
-        np.testing.assert_allclose(ours.stages.weights, weights[0].numpy(), rtol=0, atol=1e-10)
-        np.testing.assert_allclose(ours.output, out[0].numpy(), rtol=0, atol=1e-10)
+    for x, weights in assert_equals_pytorch(model, layer, heads, kv_heads):
         served = model.weights(x, heads, "none", True, kv_heads)
-        np.testing.assert_allclose(served, weights[0].numpy(), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(served, weights, rtol=0, atol=1e-10)
 
 
 @pytest.mark.parametrize(("heads", "kv_heads", "seed"), SHARED)
