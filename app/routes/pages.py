@@ -25,6 +25,7 @@ from app.models.tiny_lm import CURVES_FILE as LM_CURVES_FILE
 from app.models.tiny_lm import DEFAULT_SENTENCE as LM_DEFAULT_SENTENCE
 from app.models.tiny_lm import MAX_SENTENCE_CHARS as LM_MAX_CHARS
 from app.models.tiny_lm import MAX_WORDS as LM_MAX_WORDS
+from app.models.tiny_lm import MODEL_ORDER as LM_MODEL_ORDER
 from app.models.tiny_lm import READING_SENTENCE as LM_READING_SENTENCE
 from app.models.verdicts import THRESHOLDS as VERDICT_THRESHOLDS
 from app.web.errors import json_refusal_doc
@@ -58,6 +59,17 @@ def mode_options(modes: tuple[AttentionMode, ...]) -> list[tuple[str, str]]:
     return [(mode, mode_label(mode)) for mode in modes]
 
 
+def model_name(mode: AttentionMode) -> str:
+    """The name figure 7 gives the language model trained with ``mode``: its mode's name, but "off-by-one" for
+    the model trained off by one (the bug it was trained with, short enough for a chart's legend)."""
+    return "off-by-one" if mode in OFF_BY_ONE else MODE_NAMES[mode]
+
+
+# Figure 7's language models, by the mask each was trained with, in the order they are compared, with their
+# names: the example select and the "lowest loss" question list them, and the page data carries them.
+MODEL_OPTIONS: list[tuple[str, str]] = [(mode, model_name(mode)) for mode in LM_MODEL_ORDER]
+
+
 def _formula(name: str) -> Markup:
     """One of app.core.mathml's constant formulas, marked safe: our own markup, never a reader's text."""
     return Markup(formula(name))
@@ -77,6 +89,8 @@ def get_templates() -> Jinja2Templates:
         answers_version=answers_version,
         mask_options=mode_options(MASK_MODES),  # the three masks
         bug_options=mode_options(ZOO_MODES),  # the mask bug zoo's per-row bugs
+        model_options=MODEL_OPTIONS,  # figure 7's language models
+        model_name=model_name,
     )
     return templates
 
@@ -229,6 +243,8 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "maskLab": mask_lab_decoder(),
         # every mode the decoders run under (app/core/masks.py), in order, with its name
         "maskModes": [{"mode": mode, "name": MODE_NAMES[mode]} for mode in ATTENTION_MODES],
+        # figure 7's language models, by mask, in the order they are compared, with their names
+        "lmModels": [{"mask": mode, "name": name} for mode, name in MODEL_OPTIONS],
         "capacity": capacity_curve(),
         "sharing": sharing_record(),
         "ambiguousWords": ambiguous_words(),

@@ -11,12 +11,14 @@ import numpy as np
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from app.models.tiny_lm import MODEL_ORDER
+from app.routes.pages import model_name
 from tests.browser.conftest import watched
 from tests.browser.pages import get_json, open_figure, sideways_scroll, texts_of, too_small
 from tools.drawn import next_frames
 
-# The models as figure 7 names and orders them (names.js SHORT and ORDER).
-SHORT = {"neg_inf": "−∞", "zero": "×0", "next_word": "off-by-one", "none": "no mask"}
+# The models as figure 7 names and orders them (app/routes/pages.py model_name, through the page data).
+SHORT = {mode: model_name(mode) for mode in MODEL_ORDER}
 
 
 def open_interview(page: Page, query: str = "") -> Locator:

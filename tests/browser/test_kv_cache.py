@@ -1,8 +1,9 @@
-"""static/js/lib/kv-cache.js, imported in the real page: the key/value cache and attention weights of MHA,
-GQA, MQA and MLA, the presets' figures against arithmetic done by hand here, and every way a config.json is
-refused.
+"""Figure 2's key/value cache modules (static/js/figures/accounting/: kv-config.js, kv-counts.js and
+kv-words.js), imported in the real page: the key/value cache and attention weights of MHA, GQA, MQA and MLA,
+the presets' figures against arithmetic done by hand here, and every way a config.json is refused.
 
-One page serves the module's tests (figure 2's own page, which asks the server nothing)."""
+One page serves the modules' tests (figure 2's own page, which asks the server nothing); `k` holds the three
+modules' exports together."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, watched
 
-MODULE = "/static/js/lib/kv-cache.js"
+MODULES = [f"/static/js/figures/accounting/{name}.js" for name in ("kv-config", "kv-counts", "kv-words")]
+# The three modules' exports as one object `k`, in a page's script.
+IMPORT_K = f"const k = Object.assign({{}}, ...(await Promise.all({MODULES!r}.map((m) => import(m)))));"
 MIB = 1024**2
 CONTEXTS = [4096, 32768, 131072]
 
@@ -68,8 +71,10 @@ HAND = {
 }
 
 # Every preset as the table shows it: {kind, perToken, contexts, mha: {…}, saving, weights, mhaWeights}.
-PRESET_FIGURES = """(options) => (async () => {
-  const k = await import("/static/js/lib/kv-cache.js");
+PRESET_FIGURES = (
+    "(options) => (async () => {\n  "
+    + IMPORT_K
+    + """
   const rows = ["w_q", "w_k", "w_v", "w_o"];
   const out = {};
   for (const key of Object.keys(k.PRESETS)) {
@@ -85,17 +90,18 @@ PRESET_FIGURES = """(options) => (async () => {
   }
   return out;
 })()"""
+)
 
 
 @pytest.fixture(scope="module")
 def kv(browser, server):
-    """Run `script`, an expression using `k` (the module), in one page opened for the module's tests."""
+    """Run `script`, an expression using `k` (the modules' exports), in one page opened for their tests."""
     with watched(browser, server, DESKTOP) as (page, _):
         page.goto("/figure/accounting")
 
         def run(script: str, arg=None):
             return page.evaluate(
-                f"async (arg) => {{ const k = await import({MODULE!r}); return {script}; }}",
+                f"async (arg) => {{ {IMPORT_K} return {script}; }}",
                 arg,
             )
 

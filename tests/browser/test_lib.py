@@ -227,8 +227,8 @@ def test_the_api_client_reads_a_packed_answer_back_into_the_json_answer(run_in_p
 
 
 def test_npy_reads_a_head_of_every_dtype_the_server_accepts_from_the_file_itself(run_in_page):
-    """lib/npy.js decodes head 1 of a .npy file from its bytes at the offset the server gives: float16 bit for
-    bit (subnormals, infinities and NaN too), float32, float64 and integers, little- or big-endian."""
+    """interview/npy.js decodes head 1 of a .npy file from its bytes at the offset the server gives: float16
+    bit for bit (subnormals, infinities and NaN too), float32, float64 and integers, little- or big-endian."""
     heads = {
         "<f2": np.array([0, 1, -2, 0.1, 65504, 6e-8, np.inf, -np.inf, np.nan], dtype="<f2"),
         "<f4": np.array([0.25, 1 / 3, -7.5, 1e-30, 3, 4, 5, 6, 7], dtype="<f4"),
@@ -243,7 +243,7 @@ def test_npy_reads_a_head_of_every_dtype_the_server_accepts_from_the_file_itself
     ]
     result = run_in_page(
         """async (cases) => {
-          const { readHead, halfToNumber } = await import("/static/js/lib/npy.js");
+          const { readHead, halfToNumber } = await import("/static/js/figures/interview/npy.js");
           const out = [];
           for (const { dtype, bytes } of cases) {
             const file = new File([new Uint8Array(bytes)], "w.npy");
@@ -277,7 +277,7 @@ def test_a_json_or_csv_upload_is_read_in_the_page_as_the_server_reads_it(run_in_
     .json (nested lists or {"weights": ...}, NaN or null for a missing number) or .csv."""
     heads = run_in_page(
         """async () => {
-          const { isTextFile, readTextHead } = await import("/static/js/lib/npy.js");
+          const { isTextFile, readTextHead } = await import("/static/js/figures/interview/npy.js");
           const file = (name, text) => new File([text], name);
           const nested = file("w.json", JSON.stringify([[[[1, 0], [0.5, 0.5]], [[1, 0], [0.25, 0.75]]]]));
           const object = file("w.JSON", '{"tokens": ["a NaN", "b"], "weights": [[NaN, NaN], [0.5, 0.5]]}');

@@ -8,7 +8,6 @@ import { relationInfo } from "./relations.js";
 import { parse, readState } from "./url-state.js";
 
 const api = new Api({ limit: 10 });
-const MASK_LABEL = { neg_inf: "−∞", zero: "×0", next_word: "off-by-one", none: "no mask" };
 const percent = (x) => `${(Math.round(x * 10) / 10).toFixed(1)}%`;
 
 /** The figures' own query-string keys, so the answer is about the view the reader is looking at. */
@@ -116,15 +115,17 @@ const ANSWERS = {
   },
 
   /** Figure 7: which of the language models has the lowest validation loss? (Recorded at the end of
-   *  each model's training run: the same for every sentence; written as figure 7 writes losses.) */
-  async "lowest-loss"(form) {
+   *  each model's training run: the same for every sentence; written, and the models named, as figure 7
+   *  writes them: their names come with the page data, `lmModels`.) */
+  async "lowest-loss"(form, pageData) {
     const lm = await api.get("/api/lm");
     const models = lm.models.filter((m) => Number.isFinite(m.final_validation));
     models.sort((a, b) => a.final_validation - b.final_validation);
     const best = models[0];
     if (!best) return "No model's validation loss is on record.";
     const guess = form.elements.model.value;
-    const label = (mask) => MASK_LABEL[mask] ?? mask;
+    const names = new Map((pageData.lmModels ?? []).map((m) => [m.mask, m.name]));
+    const label = (mask) => names.get(mask) ?? mask;
     const losses = models.map((m) => `${label(m.mask)} ${formatLoss(m.final_validation)}`);
     const verdict = guess === best.mask ? "Right." : `Not quite: you guessed ${label(guess)}.`;
     const honest = best.mask === "neg_inf" ? "" : " The lowest loss belongs to a model that can see the future.";

@@ -4,13 +4,13 @@
 
 import { parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
+import { grouped } from "./kv-words.js";
 
 const WIDTHS = [24, 64, 128, 256, 512, 768, 1024];
 const MAX_N = 8192;
 const TICK_LABELS = 10; // head counts written under the slider at most (768 has 18)
 
 const divisors = (d) => Array.from({ length: d }, (_, i) => i + 1).filter((h) => d % h === 0);
-export const grouped = (x) => x.toLocaleString("en-US");
 
 /**
  * The costs of one attention layer of h heads over n tokens (biases left out), as in

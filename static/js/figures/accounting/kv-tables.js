@@ -1,29 +1,13 @@
 // Figure 2's key/value cache, under the table of costs: the cache of a real model (a preset or a pasted
 // config.json) as MHA, GQA, MQA and MLA, its own kind marked, and its attention weights beside plain MHA's.
-// lib/kv-cache.js counts; this module writes what it counts.
+// kv-config.js reads the model, kv-counts.js counts and kv-words.js words the numbers; this module writes them.
 
 import { counted as plural } from "../../lib/counts.js";
-import {
-  CONTEXTS,
-  DEFAULT_PRESET,
-  DTYPES,
-  KIND_NAMES,
-  LIMITS,
-  MAX_BATCH,
-  PRESETS,
-  cacheTable,
-  describeAttention,
-  humanBytes,
-  layerWeights,
-  mhaOf,
-  presetText,
-  ratioText,
-  tryReadConfig,
-  weightsHow,
-} from "../../lib/kv-cache.js";
 import { parse } from "../../lib/url-state.js";
 import { Widget } from "../../lib/widget.js";
-import { grouped } from "./head-costs.js";
+import { DEFAULT_PRESET, LIMITS, PRESETS, presetText, tryReadConfig } from "./kv-config.js";
+import { CONTEXTS, DTYPES, MAX_BATCH, cacheTable, layerWeights, mhaOf, weightsHow } from "./kv-counts.js";
+import { KIND_NAMES, describeAttention, grouped, humanBytes, ratioText } from "./kv-words.js";
 
 const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 

@@ -6,7 +6,7 @@
 import { element } from "../../lib/dom.js";
 import { Heatmap, labelRoom } from "../../lib/heatmap.js";
 import { clear } from "../../lib/svg.js";
-import { modelColour, pct, SHORT } from "./names.js";
+import { modelColour, modelName, pct } from "./names.js";
 
 const LABEL_PX = 11; // the smallest text the page draws; a heatmap's labels are 0.8 of its cell
 const MAX_CELL = 16; // px: a card's maps grow no bigger than this on a wide screen
@@ -37,7 +37,7 @@ export function buildCards(list, note, lm, models, generate) {
     const stats = element("p", "lm-model__stats", `${recorded}: ${pct(d.grammatical_share)} grammatical.`);
 
     const row = element("div", "lm-model__generate");
-    const button = element("button", "button button--primary", `Generate samples (${SHORT[d.mask]})`);
+    const button = element("button", "button button--primary", `Generate samples (${modelName(d.mask)})`);
     button.type = "button";
     button.dataset.model = d.mask;
     button.addEventListener("click", () => generate(d.mask));
@@ -46,13 +46,13 @@ export function buildCards(list, note, lm, models, generate) {
     row.append(button, status);
 
     const samples = element("ul", "samples");
-    samples.setAttribute("aria-label", `Sentences written by the ${SHORT[d.mask]} model`);
+    samples.setAttribute("aria-label", `Sentences written by the ${modelName(d.mask)} model`);
     const share = element("p", "samples__share");
     const fingerprint = element("div", "fingerprint");
     const leak = element("p", "fingerprint__title", "Future leak");
     const maps = element("div", "heatmaps fingerprint__maps");
     maps.setAttribute("role", "group");
-    maps.setAttribute("aria-label", `The ${SHORT[d.mask]} model's attention, one map per head`);
+    maps.setAttribute("aria-label", `The ${modelName(d.mask)} model's attention, one map per head`);
     fingerprint.append(leak, maps);
     section.append(title, stats, row, samples, share, fingerprint);
     list.appendChild(section);
@@ -119,7 +119,7 @@ export function drawFingerprint(card, mask, data, font) {
       outlineFuture: true,
       axes: false, // the cards' note says which way rows and columns read
       className: "heatmap--small",
-      label: `${SHORT[mask]} model, layer ${l + 1}, head ${h + 1}: attention over the sentence`,
+      label: `${modelName(mask)} model, layer ${l + 1}, head ${h + 1}: attention over the sentence`,
     });
     map.update(w);
     map.root.dataset.layer = String(l);

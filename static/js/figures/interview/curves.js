@@ -6,7 +6,7 @@ import { element, headedTable } from "../../lib/dom.js";
 import { chart, drawLogAxis, formatLoss, logScale } from "../../lib/log-axis.js";
 import { fontFamily, measure } from "../../lib/measure.js";
 import { clear, r1, svg, svgText } from "../../lib/svg.js";
-import { countWord, modelColour, SHORT } from "./names.js";
+import { countWord, modelColour, modelName } from "./names.js";
 
 /** Round tick values from 0 to `max`: about `count` steps of 1, 2 or 5 × 10^k. */
 function niceTicks(max, count) {
@@ -29,7 +29,7 @@ function spreadLabels(items, gap, lo, hi) {
   return items;
 }
 
-/** Draw the curves of `models` (the /api/lm answer's, in ORDER) into `box`, and their story into `text`. */
+/** Draw the curves of `models` (the /api/lm answer's, in the models' order) into `box`, and their story into `text`. */
 export function drawCurves(box, text, models) {
   clear(box);
   if (!models.length) return;
@@ -37,7 +37,7 @@ export function drawCurves(box, text, models) {
   const narrow = width < 480;
   const height = narrow ? 230 : 260;
   const font = `700 12px ${fontFamily(box)}`;
-  const labelOf = (d) => `${SHORT[d.mask]} ${formatLoss(d.final_validation)}`;
+  const labelOf = (d) => `${modelName(d.mask)} ${formatLoss(d.final_validation)}`;
   const labelW = Math.max(...models.map((d) => measure(labelOf(d), font)));
   const m = { left: 46, right: Math.ceil(labelW) + 12, top: 14, bottom: 38 };
   const losses = models.flatMap((d) => [...d.curves.train, ...d.curves.validation]).filter((x) => x > 0);
@@ -47,7 +47,7 @@ export function drawCurves(box, text, models) {
   const X = (s) => m.left + (s / xMax) * (width - m.left - m.right);
   const Y = logScale(lo, hi, m.top, height - m.bottom);
 
-  const final = (d) => `${SHORT[d.mask]} ${formatLoss(d.final_train)} and ${formatLoss(d.final_validation)}`;
+  const final = (d) => `${modelName(d.mask)} ${formatLoss(d.final_train)} and ${formatLoss(d.final_validation)}`;
   const label = `Loss while training, log scale. Final training and validation loss: ${models.map(final).join("; ")}`;
   const { root, axes } = chart("lm-curves__chart", width, height, label);
   drawLogAxis(axes, { lo, hi, y: Y, left: m.left, right: width - m.right, title: "loss (log scale)" });
@@ -124,7 +124,10 @@ function oneWordOfFuture(models) {
   const [a, b] = [formatLoss(cheat.final_validation), formatLoss(open.final_validation)];
   const d = cheat.final_validation - open.final_validation;
   const compared = a === b ? "level with" : d < 0 ? "below" : "above";
-  return `The ${SHORT.next_word} mask shows one later word, the answer, and its loss ends ${compared} ${SHORT.none}'s.`;
+  return (
+    `The ${modelName("next_word")} mask shows one later word, the answer, and its loss ends ${compared} ` +
+    `${modelName("none")}'s.`
+  );
 }
 
 /** The record's final losses of `models` as a table, for the fold under the chart. */
@@ -135,7 +138,7 @@ export function drawLosses(box, models) {
   for (const d of models) {
     const tr = element("tr");
     tr.dataset.model = d.mask;
-    const th = element("th", "", SHORT[d.mask]);
+    const th = element("th", "", modelName(d.mask));
     th.scope = "row";
     tr.append(th, element("td", "", formatLoss(d.final_train)), element("td", "", formatLoss(d.final_validation)));
     table.tBodies[0].appendChild(tr);

@@ -3,15 +3,15 @@
 // drawn (head-weights.js); and every listed head's figures as a table.
 //
 // The grid comes from the answer's `grid` (a few numbers per head, every head, whatever the file's size). A
-// head's weights come from the reader's own copy of the file (lib/npy.js): a .npy sliced at the offset the
+// head's weights come from the reader's own copy of the file (npy.js): a .npy sliced at the offset the
 // answer gives, a .json or .csv parsed; no upload is sent back. An example's answer (/api/lm/diagnose) holds
 // its model's weights itself.
 
 import { element, headedTable } from "../../lib/dom.js";
-import { isTextFile, readHead, readTextHead } from "../../lib/npy.js";
 import { clear } from "../../lib/svg.js";
 import { HeadGrid } from "./head-grid.js";
 import { drawHeadWeights } from "./head-weights.js";
+import { isTextFile, readHead, readTextHead } from "./npy.js";
 import { grouped, pct } from "./names.js";
 import { headName, num, signatureText } from "./signatures.js";
 

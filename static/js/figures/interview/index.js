@@ -1,8 +1,9 @@
 // Figure 7, the interview question: one tiny language model trained once per mask (−∞, ×0, off-by-one, no
-// mask: whichever the server lists, in names.js ORDER) with their loss curves (curves.js), each model's
-// guesses on the reader's sentence, reading it whole and writing alone (read-write.js), live generations
-// checked by the grammar and each model's attention fingerprint (cards.js); then the structural diagnosis
-// (diagnosis.js), where a reader uploads attention weights (or an example) and gets every head's causal verdict.
+// mask: whichever the server lists, named and ordered by the page data, names.js) with their loss curves
+// (curves.js), each model's guesses on the reader's sentence, reading it whole and writing alone
+// (read-write.js), live generations checked by the grammar and each model's attention fingerprint (cards.js);
+// then the structural diagnosis (diagnosis.js), where a reader uploads attention weights (or an example) and
+// gets every head's causal verdict.
 //
 // Data flows one way: GET /api/lm once (curves), GET /api/lm/attention per model for the fingerprints, and a
 // POST per button press (/api/lm/generate, /api/diagnose), all through the widget's Api. Every number comes
@@ -18,7 +19,7 @@ import { buildCards, drawFingerprint, drawSamples, setCardBusy } from "./cards.j
 import { drawCurves, drawLosses } from "./curves.js";
 import { drawDiagnosis } from "./diagnosis.js";
 import { drawReadWrite, drawSummary, leadText, marksKey, overfittingText, readWriteText } from "./read-write.js";
-import { grouped, ORDER, SHORT } from "./names.js";
+import { grouped, modelName, modelOrder, useModelNames } from "./names.js";
 import { useSignatureTexts } from "./signatures.js";
 
 const NAME = "interview";
@@ -133,10 +134,10 @@ export class Interview extends Widget {
     });
   }
 
-  /** The models of the /api/lm answer, in ORDER. */
+  /** The models of the /api/lm answer, in the page data's order (one it does not list is skipped). */
   models() {
     const byMask = new Map((this.lm?.models ?? []).map((m) => [m.mask, m]));
-    return ORDER.filter((mask) => byMask.has(mask)).map((mask) => byMask.get(mask));
+    return modelOrder().filter((mask) => byMask.has(mask)).map((mask) => byMask.get(mask));
   }
 
   /** Have the model trained with `mask` write SAMPLE_COUNT sentences with the chosen decoding. */
@@ -298,6 +299,7 @@ export class Interview extends Widget {
 /** Entry point used by main.js. */
 export function start(figure, pageData) {
   useSignatureTexts(pageData.signatureTexts);
+  useModelNames(pageData.lmModels);
   const widget = new Interview(figure, pageData);
   widget.start();
   // The numbers behind the view, for the figure's export buttons and tables (lib/figure-tools.js).
@@ -305,14 +307,14 @@ export function start(figure, pageData) {
     const models = widget.models();
     if (!models.length) return null;
     const matrices = models.map((d) => ({
-      name: `${SHORT[d.mask]}: loss by training step`,
+      name: `${modelName(d.mask)}: loss by training step`,
       rows: d.curves.step.map(String),
       columns: ["train", "validation"],
       values: d.curves.step.map((_, i) => [d.curves.train[i], d.curves.validation[i]]),
     }));
     for (const m of widget.predictions?.models ?? []) {
       matrices.push({
-        name: `${SHORT[m.model]}: probability of each next word, reading versus writing alone`,
+        name: `${modelName(m.model)}: probability of each next word, reading versus writing alone`,
         rows: widget.predictions.targets,
         columns: ["reading (teacher forced)", "writing alone (free running)"],
         values: m.teacher_forced.target_probability.map((p, t) => [p, m.free_running.target_probability[t]]),
@@ -322,7 +324,7 @@ export function start(figure, pageData) {
       answer.weights.forEach((layer, l) =>
         layer.forEach((w, k) =>
           matrices.push({
-            name: `${SHORT[mask]}: layer ${l + 1}, head ${k + 1} attention`,
+            name: `${modelName(mask)}: layer ${l + 1}, head ${k + 1} attention`,
             rows: answer.tokens,
             columns: answer.tokens,
             values: w,

@@ -3,10 +3,22 @@
 
 import { headColour } from "../../lib/colours.js";
 
-// The honest model first, then the leaks from the quietest to the loudest (app/models/tiny_lm.py MODEL_ORDER);
-// a model the server does not list is skipped. next_word is the off-by-one triu(ones, diagonal=2).
-export const ORDER = ["neg_inf", "zero", "next_word", "none"];
-export const SHORT = { neg_inf: "−∞", zero: "×0", next_word: "off-by-one", none: "no mask" };
+// The models' order and names come from the server, in the page data's `lmModels` ([{ mask, name }]: the
+// honest model first, then the leaks from the quietest to the loudest, app/models/tiny_lm.py MODEL_ORDER; each
+// named by app/routes/pages.py model_name), taken once at start. next_word is the off-by-one triu(ones, 2).
+const NAMES = new Map();
+
+/** Take the models' order and names from the page data's `lmModels`. */
+export function useModelNames(lmModels = []) {
+  NAMES.clear();
+  for (const { mask, name } of lmModels) NAMES.set(mask, name);
+}
+
+/** The masks of the models figure 7 compares, in the order it compares them. */
+export const modelOrder = () => [...NAMES.keys()];
+
+/** The name of the model trained with `mask` (−∞, off-by-one, …); the mask itself for a model not listed. */
+export const modelName = (mask) => NAMES.get(mask) ?? mask;
 // Okabe–Ito blue, orange, reddish purple (further from orange than vermillion), bluish green.
 const COLOUR_INDEX = { neg_inf: 0, zero: 1, next_word: 4, none: 2 };
 

@@ -8,7 +8,7 @@ import { element, headedTable } from "../../lib/dom.js";
 import { formatLoss } from "../../lib/log-axis.js";
 import { piecesNote } from "../../lib/pieces.js";
 import { clear } from "../../lib/svg.js";
-import { listed, modelColour, SHORT } from "./names.js";
+import { listed, modelColour, modelName } from "./names.js";
 
 const END = "</s>";
 const READINGS = [
@@ -37,12 +37,12 @@ function kindOf(reading, t) {
 }
 
 /** A model's name with its colour's swatch. */
-function modelName(tag, mask) {
+function swatchedName(tag, mask) {
   const name = element(tag, "lm-model__title");
   const swatch = element("span", "lm-model__swatch");
   swatch.style.setProperty("--colour", modelColour(mask));
   swatch.setAttribute("aria-hidden", "true");
-  name.append(swatch, SHORT[mask]);
+  name.append(swatch, modelName(mask));
   return name;
 }
 
@@ -60,7 +60,7 @@ function predictionCell(word, kind) {
 /** The table of every position: the sentence's next word, then the model's prediction each way. */
 function predictionTable(data, m) {
   const columns = ["next word", ...READINGS.map((r) => r.column)];
-  const caption = `${SHORT[m.model]}: the next word at each position, reading versus writing`;
+  const caption = `${modelName(m.model)}: the next word at each position, reading versus writing`;
   const table = headedTable("rw-table", columns, caption);
   data.targets.forEach((target, t) => {
     const tr = element("tr");
@@ -106,7 +106,7 @@ export function drawSummary(box, data) {
   for (const m of data.models) {
     const tr = element("tr");
     tr.dataset.model = m.model;
-    const th = modelName("th", m.model);
+    const th = swatchedName("th", m.model);
     th.scope = "row";
     tr.appendChild(th);
     for (const { key } of READINGS) tr.appendChild(countCell(m[key], key, n));
@@ -137,7 +137,7 @@ export function drawReadWrite(box, data) {
     const section = element("section", "rw-model");
     section.dataset.model = m.model;
     section.setAttribute("aria-labelledby", `${id}-title`);
-    const title = modelName("h4", m.model);
+    const title = swatchedName("h4", m.model);
     title.id = `${id}-title`;
     const [f, w] = [m.teacher_forced, m.free_running];
     const detail = element(
@@ -164,7 +164,10 @@ export function marksKey() {
 export function overfittingText(data) {
   const widest = data.models.reduce((a, b) => (Math.abs(b.validation_gap) > Math.abs(a.validation_gap) ? b : a));
   const gap = formatLoss(Math.abs(widest.validation_gap));
-  return `Overfitting? No: each model's final training and validation losses differ by at most ${gap} (${SHORT[widest.model]}).`;
+  return (
+    "Overfitting? No: each model's final training and validation losses differ by at most " +
+    `${gap} (${modelName(widest.model)}).`
+  );
 }
 
 /** What the rows show, in words: the honest model guesses alike both ways; which leaky models do better reading. */
@@ -175,13 +178,13 @@ export function readWriteText(data) {
   if (honest) {
     sentences.push(
       honest.same === n
-        ? `${SHORT.neg_inf} guesses the same words both ways: it cannot read ahead.`
-        : `${SHORT.neg_inf} guesses the same word both ways at ${outOf(honest.same, n)} positions.`,
+        ? `${modelName("neg_inf")} guesses the same words both ways: it cannot read ahead.`
+        : `${modelName("neg_inf")} guesses the same word both ways at ${outOf(honest.same, n)} positions.`,
     );
   }
   const leaky = data.models.filter((m) => m.model !== "neg_inf");
-  const helped = leaky.filter((m) => m.teacher_forced.right > m.free_running.right).map((m) => SHORT[m.model]);
-  const not = leaky.filter((m) => m.teacher_forced.right <= m.free_running.right).map((m) => SHORT[m.model]);
+  const helped = leaky.filter((m) => m.teacher_forced.right > m.free_running.right).map((m) => modelName(m.model));
+  const not = leaky.filter((m) => m.teacher_forced.right <= m.free_running.right).map((m) => modelName(m.model));
   if (helped.length) {
     const verb = helped.length === 1 ? "gets" : "get";
     sentences.push(
