@@ -46,9 +46,22 @@ UNIT_ROUNDOFF = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, 
 EQUAL_RTOL = 1e-6
 # A leak whose every future weight is below this is "faint": the mask is there, but too weak for the scores.
 FAINT = 1e-3
-# Each signature in words, in one place: what its weights show and the code that makes them (the README's
+# Each signature in words, in one place: what its weights show and the code that makes them (docs/api.md's
 # table is tested against these two), and the line the page writes for it (the grid's titles and the head's
 # verdict, by way of the page's data). judge_block's docstring gives the rules in full.
+# Each signature's mark on figure 7's grid of heads, in the order its legend lists them: a letter for each
+# mask bug, none for a causal head (the page's data hands these to static/js/figures/interview/).
+SIGNATURE_MARKS: dict[Signature, str] = {
+    "causal": "",
+    "zero_fill": "0",
+    "next_word": "N",
+    "transposed": "T",
+    "faint": "f",
+    "unmasked": "U",
+    "hides_self": "S",
+    "after_softmax": "A",
+    "nan_rows": "∅",
+}
 SIGNATURE_RULES: dict[Signature, tuple[str, str, str]] = {
     "causal": (
         "nothing above the diagonal; rows sum to 1, or are all 0 (padding under a safe softmax)",

@@ -14,7 +14,7 @@ from markupsafe import Markup
 
 from app.config import Settings, get_settings
 from app.core.accounting import head_accounting
-from app.core.head_signatures import SIGNATURE_RULES
+from app.core.head_signatures import SIGNATURE_MARKS, SIGNATURE_RULES
 from app.core.masks import ATTENTION_MODES, MASK_MODES, ZOO_MODES, AttentionMode
 from app.core.mathml import formula
 from app.deps import DEFAULT_SENTENCE, SettingsDep
@@ -251,6 +251,7 @@ def article_data(settings: Settings) -> dict[str, Any]:
         "verdictThresholds": VERDICT_THRESHOLDS,  # how figure 1's heads are judged, for its score note
         # how figure 7's diagnosis names each signature (the one table, app/core/head_signatures.py)
         "signatureTexts": {name: page for name, (_, _, page) in SIGNATURE_RULES.items()},
+        "signatureMarks": SIGNATURE_MARKS,
         "figures": NUMBERS,  # every figure's number, for browser code that names another figure
         "widgets": widget_modules(),
     }

@@ -9,6 +9,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.config import get_settings
+from app.core.head_signatures import SIGNATURE_MARKS, SIGNATURE_RULES, SIGNATURES
 from app.core.masks import ATTENTION_MODES, MASK_MODES, ZOO_MODES
 from app.models.tiny_lm import MODEL_ORDER
 from app.routes.pages import MODE_NAMES, mode_label, model_name
@@ -126,3 +127,12 @@ def test_no_template_lists_the_modes_names_again() -> None:
         in_tags = set().union(*(strings(tag) for tag in JINJA_TAG.findall(text))) & set(ATTENTION_MODES)
         as_values = set(re.findall(r'value="([a-z_]+)[|"]', text)) & set(ATTENTION_MODES)
         assert len(in_tags | as_values) < 2, f"{name}: {sorted(in_tags | as_values)}"
+
+
+def test_the_diagnosis_grids_marks_come_from_the_one_table_of_signatures(client: TestClient) -> None:
+    """Figure 7's grid marks each head with its signature's letter: every signature the diagnosis can give has
+    one, in app/core/head_signatures.py, and the page data carries that table; no browser module keeps one."""
+    assert list(SIGNATURE_MARKS) and set(SIGNATURE_MARKS) == set(SIGNATURES) == set(SIGNATURE_RULES)
+    assert page_data(client.get("/figure/interview").text)["signatureMarks"] == SIGNATURE_MARKS
+    for path in (get_settings().static_dir / "js").rglob("*.js"):
+        assert not re.search(r"\bzero_fill:\s*\"0\"", path.read_text(encoding="utf-8")), path

@@ -6,7 +6,7 @@ import { headColour } from "../../lib/colours.js";
 import { counted } from "../../lib/counts.js";
 import { element, segmentedOption } from "../../lib/dom.js";
 import { r1, svg, svgText } from "../../lib/svg.js";
-import { MARKS, VERDICT_COLOUR, headName, signatureText } from "./signatures.js";
+import { VERDICT_COLOUR, headName, signatureMark, signatureMarks, signatureText } from "./signatures.js";
 
 /** The grid of a diagnosis `answer`, drawn into a part of the page; `onPick(layer, head)` hears each pick. The
  * colour choice is kept between redraws. */
@@ -90,7 +90,7 @@ export class HeadGrid {
         const g = svg("g", { class: `upload-cell upload-cell--${verdict}`, ...data }, root);
         const rect = svg("rect", { x: left + h * cell, y: top + l * cell, width: side, height: side }, g);
         svg("title", {}, g).textContent = `${headName(l, h)}: ${signatureText(signature)}`;
-        const mark = MARKS[signature];
+        const mark = signatureMark(signature);
         if (mark && cell >= 12) {
           const [x, y] = [r1(left + (h + 0.5) * cell), r1(top + (l + 0.5) * cell)];
           const at = { class: "upload-cell__mark", x, y, "text-anchor": "middle", "dominant-baseline": "central" };
@@ -140,7 +140,7 @@ export class HeadGrid {
   legend() {
     const counts = this.answer.signatures ?? {};
     const list = element("ul", "upload-grid__legend");
-    for (const [name, mark] of Object.entries(MARKS)) {
+    for (const [name, mark] of signatureMarks()) {
       if (!counts[name]) continue;
       const item = element("li");
       if (mark) item.appendChild(element("b", "upload-grid__legend-mark", mark));

@@ -20,7 +20,7 @@ import { drawCurves, drawLosses } from "./curves.js";
 import { drawDiagnosis } from "./diagnosis.js";
 import { drawReadWrite, drawSummary, leadText, marksKey, overfittingText, readWriteText } from "./read-write.js";
 import { grouped, modelName, modelOrder, useModelNames } from "./names.js";
-import { useSignatureTexts } from "./signatures.js";
+import { useSignatures } from "./signatures.js";
 
 const NAME = "interview";
 const DIAGNOSE = `${NAME}:diagnose`; // the channel of the diagnosis: a newer file supersedes an older one
@@ -298,7 +298,7 @@ export class Interview extends Widget {
 
 /** Entry point used by main.js. */
 export function start(figure, pageData) {
-  useSignatureTexts(pageData.signatureTexts);
+  useSignatures(pageData);
   useModelNames(pageData.lmModels);
   const widget = new Interview(figure, pageData);
   widget.start();

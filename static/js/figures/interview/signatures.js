@@ -1,25 +1,20 @@
 // How figure 7's diagnosis names what it draws: a head (counted from 1), each fingerprint the server finds (its
 // mark on the grid, its words from the page's data), each verdict's colour, and a measured number.
 
-/** Each fingerprint the server names, its one-letter mark on the grid (what it means, the page's data says:
- * app/core/head_signatures.py SIGNATURE_RULES, given to `useSignatureTexts`). */
-export const MARKS = {
-  causal: "",
-  zero_fill: "0",
-  next_word: "N",
-  transposed: "T",
-  faint: "f",
-  unmasked: "U",
-  hides_self: "S",
-  after_softmax: "A",
-  nan_rows: "∅",
-};
 let texts = {};
+let marks = {};
 
-/** What each signature means, in the page's words, from the server's one table (the page's data). */
-export function useSignatureTexts(given) {
-  texts = given ?? {};
+/** What each fingerprint the server finds means, and its mark on the grid, in the legend's order: from the
+ * server's one table (app/core/head_signatures.py), in the page's data. */
+export function useSignatures(pageData) {
+  texts = pageData.signatureTexts ?? {};
+  marks = pageData.signatureMarks ?? {};
 }
+
+/** Signature `s`'s mark on the grid ("" for none). */
+export const signatureMark = (s) => marks[s] ?? "";
+/** Every signature and its mark, in the legend's order. */
+export const signatureMarks = () => Object.entries(marks);
 
 export const VERDICT_COLOUR = { causal: 0, leaks: 3, broken: 4 }; // blue, vermillion, reddish purple
 
