@@ -75,6 +75,10 @@ def test_an_upload_is_judged_gridded_and_any_head_drawn_from_the_readers_file(
     expect(grid_cell(region, 1, 2)).to_have_attribute("data-signature", "zero_fill")
     expect(grid.locator(".upload-cell[data-signature='causal']")).to_have_count(5)
     expect(region.locator(".upload-grid__legend")).to_contain_text("zero_fill 1 head: ×0")
+    # each signature's mark, from the server's table (the page data): a letter on a leak, none if causal
+    expect(grid_cell(region, 1, 2).locator(".upload-cell__mark")).to_have_text("0")
+    expect(grid_cell(region, 0, 0).locator(".upload-cell__mark")).to_have_count(0)
+    expect(region.locator(".upload-grid__legend-mark")).to_have_text(["0"])
 
     head = drawn_head(region)
     expect(head.get_by_role("img", name=re.compile(r"^layer 2, head 3: leaks, ×0"))).to_be_visible()
