@@ -6,17 +6,10 @@ from collections import Counter
 import numpy as np
 
 from app.models.lexicon import FIELDS, LEXICON
-from app.models.relations import analyse
-from training.relation_corpus import (
-    AUXILIARY_LEMMAS,
-    DEFAULT_SENTENCE,
-    HELD_OUT_PERCENT,
-    held_out,
-    heldout_sentences,
-    novel_sentences,
-    spread_field_codes,
-    training_sentences,
-)
+from app.models.relations import AUXILIARY_LEMMAS, analyse
+from training.field_codes import spread_field_codes
+from training.relation_corpus import heldout_sentences, novel_sentences, training_sentences
+from training.relation_words import DEFAULT_SENTENCE, HELD_OUT_PERCENT, held_out
 
 
 def content_lemmas(sentences: list[list[str]]) -> list[str]:
