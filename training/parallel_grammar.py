@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from training import parallel_phrases as phrases
 from training.french_lexicon import (
     ADJECTIVE,
     ADJECTIVES,
@@ -26,25 +27,7 @@ from training.french_lexicon import (
     Verb,
 )
 from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
-from training.parallel_phrases import (
-    Article,
-    Phrase,
-    Tense,
-    bare_noun_phrase,
-    clauses,
-    concat,
-    coordinated,
-    copula,
-    negatable,
-    noun_phrase,
-    of,
-    predicate,
-    prepositional,
-    pronoun,
-    to,
-    transitive,
-    verb_phrase,
-)
+from training.parallel_phrases import Article, Phrase, Tense
 
 NEGATED = 0.15  # the share of clauses negated, where the verb and object allow it
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
@@ -153,7 +136,7 @@ class Grammar:
             chosen.sort(key=lambda w: (not ADJECTIVE[w].before_noun, _CLASS_ORDER[ADJECTIVE[w].kind_of]))
             if len([w for w in chosen if ADJECTIVE[w].kind_of == "colour"]) > 1:
                 chosen = [a.english]
-        return noun_phrase(det, noun.english[0], number, chosen)
+        return phrases.noun_phrase(det, noun.english[0], number, chosen)
 
     def bare(self, kinds: frozenset[str], article: Article, noun: Noun | None = None) -> Phrase | None:
         """A bare object: a mass noun ("bread") or a plural ("apples"), if one fits ``kinds``."""
@@ -171,7 +154,7 @@ class Grammar:
             return None
         count = 0 if rng.random() < 0.7 else 1
         chosen = self.adjectives(noun, count, preposed=article == "generic")
-        return bare_noun_phrase(noun.english[0], number, chosen, article)
+        return phrases.bare_noun_phrase(noun.english[0], number, chosen, article)
 
     def pp(self, kinds: frozenset[str] | None = None, depth: int = 0) -> Phrase:
         """A prepositional phrase; its noun phrase may carry "of …" or another one, up to two deep."""
@@ -182,7 +165,7 @@ class Grammar:
         obj = self.np(allowed, adjectives=rng.random() < 0.5)
         if depth < 1 and rng.random() < 0.25:
             obj = self.extend(obj, depth + 1)
-        return prepositional(words, obj)
+        return phrases.prepositional(words, obj)
 
     def extend(self, np_: Phrase, depth: int) -> Phrase:
         """np + "of NP" or np + a prepositional phrase: "the door of the house", "the cat near the door"."""
@@ -192,8 +175,8 @@ class Grammar:
             complement = self.np(frozenset(kinds), adjectives=self.rng.random() < 0.3)
             if depth < 1 and self.rng.random() < 0.2:
                 complement = self.extend(complement, depth + 1)
-            return of(np_, complement)
-        return concat(np_, self.pp(depth=depth))
+            return phrases.of(np_, complement)
+        return phrases.concat(np_, self.pp(depth=depth))
 
     # -- clauses --------------------------------------------------------------------------------------------
 
@@ -203,11 +186,11 @@ class Grammar:
         roll = rng.random()
         if kinds & LIVING and roll < 0.2:
             word = rng.choice(("we", "i", "you", "he", "she", "they", "we", "i", "you"))
-            return pronoun(word)
+            return phrases.pronoun(word)
         kind = rng.choice(sorted(kinds))
         one = frozenset({kind})
         if roll < 0.3 and not second:  # (after "and", "the boy and the cows were" could split two ways)
-            return coordinated(
+            return phrases.coordinated(
                 self.np(one, adjectives=rng.random() < 0.4), self.np(one, adjectives=rng.random() < 0.4)
             )
         np_ = self.np(one)
@@ -239,7 +222,7 @@ class Grammar:
 
         first = one()
         if rng.random() < 0.2:
-            return coordinated(first, one())
+            return phrases.coordinated(first, one())
         return first
 
     def clause(self, tense: Tense, second: bool = False) -> Phrase:
@@ -261,10 +244,14 @@ class Grammar:
                 fits = [a for a, n in NOVEL_PAIRINGS if n in subject.heads]
                 if fits:
                     chosen = [fits[0]]
-            return concat(subject, copula(subject, tense, copular), predicate(subject, *chosen))
+            return phrases.concat(
+                subject, phrases.copula(subject, tense, copular), phrases.predicate(subject, *chosen)
+            )
         if roll < 0.40:  # the cat was under the table
             subject = self.subject(frozenset({"person", "animal", "thing", "food"}), second)
-            return concat(subject, copula(subject, tense, copular), self.pp(frozenset({"thing", "place"})))
+            return phrases.concat(
+                subject, phrases.copula(subject, tense, copular), self.pp(frozenset({"thing", "place"}))
+            )
         subject = self.subject(LIVING, second)
         frame = "intransitive" if roll < 0.62 else ("transitive" if roll < 0.92 else "ditransitive")
         verb = rng.choice(self.verbs[frame])
@@ -278,21 +265,21 @@ class Grammar:
             negated, tense = True, "present"
         past = verb.english[2]
         if frame == "intransitive":
-            parts = [subject, verb_phrase(subject, past, tense, negated)]
+            parts = [subject, phrases.verb_phrase(subject, past, tense, negated)]
             if rng.random() < 0.6:
                 parts.append(self.pp())
-            return concat(*parts)
+            return phrases.concat(*parts)
         obj = self.objects(verb)
         for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object
-            if negatable(obj):
+            if phrases.negatable(obj):
                 break
             obj = self.objects(verb)
-        negated = negated and negatable(obj)
+        negated = negated and phrases.negatable(obj)
         if frame == "transitive":
             rest = [self.pp()] if rng.random() < 0.3 else []
-            return transitive(subject, past, tense, obj, *rest, negated=negated)
-        to_whom = to(self.np(LIVING, adjectives=rng.random() < 0.3))
-        return transitive(subject, past, tense, obj, to_whom, negated=negated)
+            return phrases.transitive(subject, past, tense, obj, *rest, negated=negated)
+        to_whom = phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))
+        return phrases.transitive(subject, past, tense, obj, to_whom, negated=negated)
 
     def sentence(self) -> Phrase:
         rng = self.rng
@@ -303,5 +290,5 @@ class Grammar:
             left = self.clause(tense)
             second_tense: Tense = tense if rng.random() < 0.8 else ("present" if tense == "past" else "past")
             right = self.clause(second_tense, second=True)
-            return clauses(left, right, "and" if rng.random() < 0.75 else "but")
+            return phrases.clauses(left, right, "and" if rng.random() < 0.75 else "but")
         return self.clause(tense)
