@@ -25,7 +25,7 @@ from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
-from training.parallel_corpus import NOVEL_NEGATED
+from training.parallel_heldout import NOVEL_NEGATED
 from training.written import load as load_written
 
 ROOT = Path(__file__).resolve().parent.parent

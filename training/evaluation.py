@@ -160,7 +160,7 @@ def alignment_hits(cross: FloatArray, alignment: tuple[tuple[int, ...], ...]) ->
 
 
 class AlignedPair(Protocol):
-    """What ``measure`` needs of a pair (``app.models.parallel_corpus.Pair`` is one)."""
+    """What ``measure`` needs of a pair (``training.parallel_phrases.Pair`` is one)."""
 
     @property
     def english(self) -> tuple[str, ...]: ...

@@ -2,7 +2,7 @@
 
 The entries are plain text in training/data/french_*.txt, one a line, fields separated by "|" ("-" for "no
 such form"), each file's columns named in its opening comment. They are read once, at import, into the
-records below; the grammar (training/parallel_corpus.py) builds sentences from them, and the vocabularies and
+records below; the grammar (training/parallel_phrases.py) builds sentences from them, and the vocabularies and
 the word pairs an alignment may link come from them too.
 """
 

@@ -39,14 +39,9 @@ from app.models.relations import D_MODEL, RELATIONS, SIGNATURE_DIM, SIGNATURE_SL
 from app.models.verdicts import THRESHOLDS
 from training.command import command_line
 from training.evaluation import evaluate, meaning_overlap, story
-from training.relation_corpus import (
-    DEFAULT_SENTENCE,
-    HELD_OUT_PERCENT,
-    heldout_sentences,
-    novel_sentences,
-    spread_field_codes,
-    training_sentences,
-)
+from training.field_codes import spread_field_codes
+from training.relation_corpus import heldout_sentences, novel_sentences, training_sentences
+from training.relation_words import DEFAULT_SENTENCE, HELD_OUT_PERCENT
 from training.written import DEVELOPMENT, WRITTEN
 from training.written import load as load_written
 

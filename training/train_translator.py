@@ -38,15 +38,9 @@ from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import measure, unread_measured  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
-from training.parallel_corpus import (  # noqa: E402
-    Pair,
-    heldout_pairs,
-    negated_description,
-    negated_pairs,
-    novel_description,
-    novel_pairs,
-    training_pairs,
-)
+from training.parallel_corpus import heldout_pairs, negated_pairs, novel_pairs, training_pairs  # noqa: E402
+from training.parallel_heldout import negated_description, novel_description  # noqa: E402
+from training.parallel_phrases import Pair  # noqa: E402
 from training.steps import reproducible, save  # noqa: E402
 from training.steps import train as train_steps  # noqa: E402
 from training.train_relations import WEIGHTS  # noqa: E402

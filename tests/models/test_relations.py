@@ -30,7 +30,8 @@ from app.models.relations import (
     signature,
     word_token,
 )
-from training.relation_corpus import spread_field_codes, training_sentences
+from training.field_codes import spread_field_codes
+from training.relation_corpus import training_sentences
 
 
 def pairs(sentence: str, relation: str) -> list[tuple[str, str]]:

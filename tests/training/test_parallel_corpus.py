@@ -24,12 +24,13 @@ from training.french_lexicon import (
 from training.parallel_corpus import (
     MAX_WORDS,
     MIN_WORDS,
-    NEGATION,
-    NOVEL_NEGATED,
-    NOVEL_OBJECTS,
-    NOVEL_PAIRINGS,
-    OBJECT,
-    PAIRING,
+    heldout_pairs,
+    negated_pairs,
+    novel_pairs,
+    training_pairs,
+)
+from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
+from training.parallel_phrases import (
     Pair,
     bare_noun_phrase,
     clauses,
@@ -37,18 +38,14 @@ from training.parallel_corpus import (
     coordinated,
     copula,
     example_pairs,
-    heldout_pairs,
     negatable,
-    negated_pairs,
     noun_phrase,
-    novel_pairs,
     of,
     predicate,
     prepositional,
     pronoun,
     to,
     to_pair,
-    training_pairs,
     transitive,
     verb_phrase,
 )

@@ -5,19 +5,13 @@ from collections import Counter
 
 import numpy as np
 
+from app.models.grammar.tagging import AUXILIARY_LEMMAS
 from app.models.lexicon import LEXICON
 from app.models.lexicon_entries import FIELDS
 from app.models.relations import analyse
-from training.relation_corpus import (
-    AUXILIARY_LEMMAS,
-    DEFAULT_SENTENCE,
-    HELD_OUT_PERCENT,
-    held_out,
-    heldout_sentences,
-    novel_sentences,
-    spread_field_codes,
-    training_sentences,
-)
+from training.field_codes import spread_field_codes
+from training.relation_corpus import heldout_sentences, novel_sentences, training_sentences
+from training.relation_words import DEFAULT_SENTENCE, HELD_OUT_PERCENT, held_out
 
 
 def content_lemmas(sentences: list[list[str]]) -> list[str]:

@@ -1,0 +1,294 @@
+"""The random grammar of figure 4's parallel corpus: draws whole sentences, each with its French and its
+alignment, from the phrase builders of training/parallel_phrases.py.
+
+A clause is a subject (a pronoun, a noun phrase, perhaps extended by "of …" or a prepositional phrase, or two
+joined by "and"), then "to be" with adjectives or a prepositional phrase, or a verb with its objects; a
+sentence is one clause or two joined by "and"/"but". ``novel=True`` draws towards the held-out properties
+of training/parallel_heldout.py, and training/parallel_corpus.py keeps or rejects what it draws.
+"""
+
+from __future__ import annotations
+
+import random
+
+from training import parallel_phrases as phrases
+from training.french_lexicon import (
+    ADJECTIVE,
+    ADJECTIVES,
+    DETERMINERS,
+    LIVING,
+    NOUN,
+    NOUNS,
+    PREPOSITIONS,
+    VERB,
+    VERBS,
+    Noun,
+    Number,
+    Verb,
+)
+from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
+from training.parallel_phrases import Article, Phrase, Tense
+
+NEGATED = 0.15  # the share of clauses negated, where the verb and object allow it
+_CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
+_SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
+
+
+class Grammar:
+    """Draws sentences: clauses of a subject, a verb or "to be", and what follows, each with its French.
+
+    ``novel=True`` draws towards the held-out properties (NOVEL_PAIRINGS, NOVEL_OBJECTS, a pronoun after
+    "and"): the stream of ``pairs`` then keeps only the sentences that have one."""
+
+    def __init__(
+        self, rng: random.Random, novel: bool = False, goals: tuple[str, ...] = (PAIRING, OBJECT)
+    ) -> None:
+        self.rng = rng
+        self.novel = novel
+        self.goals = goals  # the held-out properties the novel grammar draws towards
+        self.goal = ""  # in the novel grammar, the held-out property the sentence being drawn aims at
+        self.nouns_of = {
+            k: [n for n in NOUNS if n.kind == k] for k in ("person", "animal", "thing", "food", "place")
+        }
+        self.fitting = {k: [a for a in ADJECTIVES if k in a.kinds] for k in self.nouns_of}
+        self.dets = {
+            (number, use): [
+                d.english
+                for d in DETERMINERS
+                if number in d.numbers
+                and d.english != "an"
+                and not (use != "count" and d.english in _SINGLE_ONLY)
+            ]
+            for number in ("sg", "pl")
+            for use in ("count", "mass", "one")
+        }
+        self.verbs = {
+            f: [v for v in VERBS if v.frame == f] for f in ("intransitive", "transitive", "ditransitive")
+        }
+
+    # -- noun phrases ---------------------------------------------------------------------------------------
+
+    def _noun(self, kinds: frozenset[str]) -> Noun:
+        return self.rng.choice([n for k in sorted(kinds) for n in self.nouns_of[k]])
+
+    def adjectives(self, noun: Noun, count: int, preposed: bool = True) -> list[str]:
+        """``count`` (0 to 3) adjectives fitting the noun, at most two before and two after it in French, in
+        English order; two of one class (small, big) or two colours never go together."""
+        rng = self.rng
+        if count == 0:
+            return []
+        fitting = self.fitting[noun.kind]
+        pre = [a for a in fitting if a.before_noun] if preposed else []
+        post = [a for a in fitting if not a.before_noun]
+        shapes = {1: [(1, 0), (0, 1)], 2: [(2, 0), (1, 1), (0, 2)], 3: [(2, 1), (1, 2)]}[count]
+        shapes = [(p, q) for p, q in shapes if (p == 0 or pre) and (q == 0 or post)]
+        if not shapes:
+            return []
+        n_pre, n_post = rng.choice(shapes)
+        for _ in range(20):
+            chosen = rng.sample(pre, n_pre) + rng.sample(post, n_post)
+            classes = [a.kind_of for a in chosen]
+            if len(set(classes) - {"quality"}) < len([c for c in classes if c != "quality"]):
+                continue  # two of one class, or two colours
+            if n_pre == 2 and any(a.english == "long" for a in chosen):
+                continue  # "long" stands alone before a noun
+            break
+        else:
+            return []
+        chosen.sort(key=lambda a: (not a.before_noun, _CLASS_ORDER[a.kind_of]))
+        return [a.english for a in chosen]
+
+    def _adjective_count(self) -> int:
+        roll = self.rng.random()
+        return 0 if roll < 0.5 else 1 if roll < 0.78 else 2 if roll < 0.92 else 3
+
+    def _forced_pairing(self, kinds: frozenset[str]) -> tuple[str, str] | None:
+        """In the novel grammar, sometimes a held-out adjective-noun pairing that fits ``kinds``."""
+        if self.goal != PAIRING or self.rng.random() > 0.4:
+            return None
+        fits = sorted((a, n) for a, n in NOVEL_PAIRINGS if NOUN[n].kind in kinds)
+        return self.rng.choice(fits) if fits else None
+
+    def np(
+        self,
+        kinds: frozenset[str],
+        indefinite: bool = True,
+        adjectives: bool = True,
+        noun: Noun | None = None,
+    ) -> Phrase:
+        """A noun phrase whose noun is one of ``kinds`` (or ``noun``); ``indefinite=False`` keeps "a" out."""
+        rng = self.rng
+        forced = self._forced_pairing(kinds) if noun is None else None
+        if forced:
+            noun = NOUN[forced[1]]
+        if noun is None:
+            noun = self._noun(kinds)
+        number: Number = "pl" if noun.english[1] is not None and rng.random() < 0.35 else "sg"
+        dets = self.dets[(number, noun.use)]
+        if not indefinite:
+            dets = [d for d in dets if d != "a"]
+        # "the" half the time, the others shared out
+        det = "the" if rng.random() < 0.5 else rng.choice(dets)
+        chosen = self.adjectives(noun, self._adjective_count() if adjectives else 0)
+        if forced and forced[0] not in chosen:
+            a = ADJECTIVE[forced[0]]
+            chosen = [c for c in chosen if ADJECTIVE[c].before_noun != a.before_noun][:1] + [a.english]
+            chosen.sort(key=lambda w: (not ADJECTIVE[w].before_noun, _CLASS_ORDER[ADJECTIVE[w].kind_of]))
+            if len([w for w in chosen if ADJECTIVE[w].kind_of == "colour"]) > 1:
+                chosen = [a.english]
+        return phrases.noun_phrase(det, noun.english[0], number, chosen)
+
+    def bare(self, kinds: frozenset[str], article: Article, noun: Noun | None = None) -> Phrase | None:
+        """A bare object: a mass noun ("bread") or a plural ("apples"), if one fits ``kinds``."""
+        rng = self.rng
+        if noun is None:
+            choices = [n for k in sorted(kinds) for n in self.nouns_of[k] if n.use == "mass" or n.english[1]]
+            if not choices:
+                return None
+            noun = rng.choice(choices)
+        if noun.use == "mass":
+            number: Number = "sg"
+        elif noun.english[1] is not None:
+            number = "pl"
+        else:
+            return None
+        count = 0 if rng.random() < 0.7 else 1
+        chosen = self.adjectives(noun, count, preposed=article == "generic")
+        return phrases.bare_noun_phrase(noun.english[0], number, chosen, article)
+
+    def pp(self, kinds: frozenset[str] | None = None, depth: int = 0) -> Phrase:
+        """A prepositional phrase; its noun phrase may carry "of …" or another one, up to two deep."""
+        rng = self.rng
+        prep = rng.choice([p for p in PREPOSITIONS if kinds is None or p.kinds & kinds])
+        words = " ".join(prep.english)
+        allowed = prep.kinds if kinds is None else prep.kinds & kinds
+        obj = self.np(allowed, adjectives=rng.random() < 0.5)
+        if depth < 1 and rng.random() < 0.25:
+            obj = self.extend(obj, depth + 1)
+        return phrases.prepositional(words, obj)
+
+    def extend(self, np_: Phrase, depth: int) -> Phrase:
+        """np + "of NP" or np + a prepositional phrase: "the door of the house", "the cat near the door"."""
+        if self.rng.random() < 0.55:
+            head = NOUN[np_.heads[0]]
+            kinds = {"person", "place"} | ({"thing"} if head.kind == "thing" else set())
+            complement = self.np(frozenset(kinds), adjectives=self.rng.random() < 0.3)
+            if depth < 1 and self.rng.random() < 0.2:
+                complement = self.extend(complement, depth + 1)
+            return phrases.of(np_, complement)
+        return phrases.concat(np_, self.pp(depth=depth))
+
+    # -- clauses --------------------------------------------------------------------------------------------
+
+    def subject(self, kinds: frozenset[str], second: bool = False) -> Phrase:
+        """A subject: a pronoun, one noun phrase, perhaps extended, or two (not after "and": see below)."""
+        rng = self.rng
+        roll = rng.random()
+        if kinds & LIVING and roll < 0.2:
+            word = rng.choice(("we", "i", "you", "he", "she", "they", "we", "i", "you"))
+            return phrases.pronoun(word)
+        kind = rng.choice(sorted(kinds))
+        one = frozenset({kind})
+        if roll < 0.3 and not second:  # (after "and", "the boy and the cows were" could split two ways)
+            return phrases.coordinated(
+                self.np(one, adjectives=rng.random() < 0.4), self.np(one, adjectives=rng.random() < 0.4)
+            )
+        np_ = self.np(one)
+        if roll < 0.45:
+            np_ = self.extend(np_, 0)  # "the dog near the house" is still the dog
+        return np_
+
+    def objects(self, verb: Verb) -> Phrase:
+        """The object of a transitive verb: a noun phrase, a bare noun, or two of them joined by "and"."""
+        rng = self.rng
+        kinds = verb.objects
+        if self.goal == OBJECT:
+            fits = sorted(n for p, n in NOVEL_OBJECTS if p == verb.english[2])
+            if fits:
+                noun = NOUN[fits[0]]
+                if verb.bare != "-" and rng.random() < 0.4:
+                    found = self.bare(kinds, verb.bare, noun)  # type: ignore[arg-type]
+                    if found is not None:
+                        return found
+                return self.np(kinds, noun=noun)
+
+        def one() -> Phrase:
+            if verb.bare != "-" and rng.random() < 0.35:
+                found = self.bare(kinds, verb.bare)  # type: ignore[arg-type]
+                if found is not None:
+                    return found
+            np_ = self.np(kinds)
+            return self.extend(np_, 0) if rng.random() < 0.12 else np_
+
+        first = one()
+        if rng.random() < 0.2:
+            return phrases.coordinated(first, one())
+        return first
+
+    def clause(self, tense: Tense, second: bool = False) -> Phrase:
+        rng = self.rng
+        roll = rng.random()
+        if self.goal == OBJECT and (second or rng.random() < 0.5):
+            roll = 0.8  # a transitive verb whose held-out object is drawn below
+        if self.goal == NEGATION and (second or rng.random() < 0.5):
+            roll = 0.4 + 0.6 * rng.random()  # a verb, negated below
+        copular = self.goal != NEGATION and rng.random() < NEGATED  # "was not steep", "is not under"
+        if roll < 0.30:  # the river bank was steep; the soup is hot and salty
+            subject = self.subject(frozenset({"person", "animal", "thing", "food", "place"}), second)
+            kind = NOUN[subject.heads[0]].kind if subject.heads else "person"
+            fitting = [a.english for a in self.fitting[kind]]
+            chosen = rng.sample(fitting, 2 if rng.random() < 0.25 else 1)
+            if len(chosen) == 2 and ADJECTIVE[chosen[0]].french == ADJECTIVE[chosen[1]].french:
+                chosen = chosen[:1]  # "small and little" would be "petit et petit"
+            if self.goal == PAIRING and subject.heads and rng.random() < 0.4:
+                fits = [a for a, n in NOVEL_PAIRINGS if n in subject.heads]
+                if fits:
+                    chosen = [fits[0]]
+            return phrases.concat(
+                subject, phrases.copula(subject, tense, copular), phrases.predicate(subject, *chosen)
+            )
+        if roll < 0.40:  # the cat was under the table
+            subject = self.subject(frozenset({"person", "animal", "thing", "food"}), second)
+            return phrases.concat(
+                subject, phrases.copula(subject, tense, copular), self.pp(frozenset({"thing", "place"}))
+            )
+        subject = self.subject(LIVING, second)
+        frame = "intransitive" if roll < 0.62 else ("transitive" if roll < 0.92 else "ditransitive")
+        verb = rng.choice(self.verbs[frame])
+        if self.goal == OBJECT and frame == "transitive":
+            verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
+        # negated: NEGATED of the clauses, never a verb held out of negation in the present, except in the
+        # negated set, which negates only those, in the present
+        negated = rng.random() < NEGATED and not (verb.english[2] in NOVEL_NEGATED and tense == "present")
+        if self.goal == NEGATION:
+            verb = rng.choice([v for v in self.verbs[frame] if v.english[2] in NOVEL_NEGATED])
+            negated, tense = True, "present"
+        past = verb.english[2]
+        if frame == "intransitive":
+            parts = [subject, phrases.verb_phrase(subject, past, tense, negated)]
+            if rng.random() < 0.6:
+                parts.append(self.pp())
+            return phrases.concat(*parts)
+        obj = self.objects(verb)
+        for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object
+            if phrases.negatable(obj):
+                break
+            obj = self.objects(verb)
+        negated = negated and phrases.negatable(obj)
+        if frame == "transitive":
+            rest = [self.pp()] if rng.random() < 0.3 else []
+            return phrases.transitive(subject, past, tense, obj, *rest, negated=negated)
+        to_whom = phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))
+        return phrases.transitive(subject, past, tense, obj, to_whom, negated=negated)
+
+    def sentence(self) -> Phrase:
+        rng = self.rng
+        tense: Tense = "past" if rng.random() < 0.55 else "present"
+        if self.novel:
+            self.goal = rng.choice(self.goals)
+        if rng.random() < 0.3:
+            left = self.clause(tense)
+            second_tense: Tense = tense if rng.random() < 0.8 else ("present" if tense == "past" else "past")
+            right = self.clause(second_tense, second=True)
+            return phrases.clauses(left, right, "and" if rng.random() < 0.75 else "but")
+        return self.clause(tense)

@@ -1,0 +1,410 @@
+"""The phrases of figure 4's parallel corpus: each builder writes English words and their French side by side.
+
+A small grammar writes an English sentence and its French translation side by side, so every French token
+knows which English words it came from. The grammar covers what makes French differ from English word for
+word:
+
+* **gender and number**: determiners, adjectives and past participles agree with their noun
+  ("the old crane" -> "la vieille grue", "the old cranes" -> "les vieilles grues");
+* **adjective order**: up to three adjectives on a noun. Most follow the noun in French ("the red door" ->
+  "la porte rouge"), a few precede it (petit, grand, vieux, jeune, beau, bon, nouveau, joli, mauvais,
+  long); up to two of each, so "the small old red car" -> "la petite vieille voiture rouge". Two that follow
+  are joined by an inserted "et" that no English word produced ("the cold dark river" -> "la rivière froide
+  et sombre"). English order is opinion, size, age, then the others, colour last;
+* **verbs**: the present agrees with the subject's number and person ("the dog sleeps" -> "le chien dort",
+  "we sleep" -> "nous dormons", "i sleep" -> "je dors", "you sleep" -> "vous dormez"); the past is the
+  imparfait for "to be" ("was" -> "était") and the passé composé elsewhere, with avoir ("slept" -> "a
+  dormi") or with être, whose participle agrees ("she fell" -> "elle est tombée"). "you" is always "vous",
+  read as masculine plural ("you were tired" -> "vous étiez fatigués"), "i" as masculine;
+* **negation**: "not" becomes "ne … pas" around the conjugated verb, "ne" elided before a vowel ("the dog
+  does not sleep" -> "le chien ne dort pas", "she did not fall" -> "elle n' est pas tombée", "the soup was
+  not hot" -> "la soupe n' était pas chaude"); "does", "do" and "did" carry the tense and the person, so
+  the French verb is aligned to them and to the English verb. An object with an indefinite or partitive
+  article is never negated (French would write "pas de pain");
+* **coordination**: of subjects (the verb goes plural, the adjective masculine unless both are feminine),
+  of objects ("the old door and the new window" -> "la vieille porte et la nouvelle fenêtre"), of two
+  predicate adjectives ("hot and salty" -> "chaude et salée"), and of two whole clauses with "and"/"but"
+  ("this glass is empty and that cup is full" -> "ce verre est vide et cette tasse est pleine");
+* **bare objects**: a mass noun or a plural with no determiner takes the partitive after verbs like eat,
+  sell, buy ("the baker sells bread and cheese" -> "le boulanger vend du pain et du fromage", "soup" ->
+  "de la soupe", "apples" -> "des pommes") and the definite article after like, love, hate ("she likes
+  bread" -> "elle aime le pain"). The article's tokens ("du", or "de" "la") translate no English word of
+  their own: they are aligned to the noun, since English says "partitive" by leaving the article out;
+* **compounds**: two English words, one French noun ("river bank" -> "rive", "apple tree" -> "pommier");
+* **prepositional phrases and "of"** after any noun phrase, subjects included, nested up to two deep
+  ("the cat near the door of the house"), with every contraction where de or à meets le or les (de + le ->
+  du, de + les -> des, à + le -> au, à + les -> aux), the contracted word aligned to both English words
+  ("of the" -> "du");
+* **elision**: before a vowel or a mute h, le/la -> l', de -> d', je -> j', ce -> cet, ma/sa -> mon/son,
+  and vieux/beau/nouveau -> vieil/bel/nouvel ("the old tree" -> "le vieil arbre", "the rainbow" -> "l'
+  arc-en-ciel", "i ate" -> "j' ai mangé"). "l'", "d'", "j'" are tokens of their own,
+  aligned as the word they replace; an elided article does not contract ("near the tree" -> "près de l'
+  arbre"). No word of the lexicon begins with an aspirated h.
+
+The words and their French forms are training/french_lexicon.py's. The alignment of a pair gives, for each
+French token, the indices of the English tokens it translates; an inserted word ("et" between two adjectives
+after a noun) has none. A phrase also records the held-out properties it has (training/parallel_heldout.py).
+The random grammar (training/parallel_grammar.py) draws sentences from these builders; the same builders
+write the three examples of figure 1 (``example_pairs``), which always belong to the training set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from training.french_lexicon import (
+    ADJECTIVE,
+    AND,
+    AVOIR,
+    BEFORE_VOWEL,
+    BUT,
+    CONTRACTIONS,
+    COPULA_ENGLISH,
+    DETERMINER,
+    DO_ENGLISH,
+    ELISION,
+    ETRE_PAST,
+    ETRE_PRESENT,
+    NOT,
+    NOUN,
+    OF,
+    PREPOSITION,
+    PRONOUN,
+    TO,
+    VERB,
+    Gender,
+    Noun,
+    Number,
+    begins_with_vowel,
+    participle,
+)
+from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
+
+Tense = Literal["present", "past"]
+Article = Literal["partitive", "generic"]
+
+# ---------------------------------------------------------------------------------------------------------
+# Pairs and the phrases they are built from.
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An English sentence, its French translation, and for each French token the English words it renders."""
+
+    english: tuple[str, ...]
+    french: tuple[str, ...]
+    alignment: tuple[tuple[int, ...], ...]  # alignment[j]: indices into english; () for an inserted word
+    novel: frozenset[str] = field(default=frozenset(), compare=False, repr=False)  # held-out properties
+
+    @property
+    def source(self) -> str:
+        return " ".join(self.english)
+
+    @property
+    def target(self) -> str:
+        return " ".join(self.french)
+
+
+@dataclass
+class Phrase:
+    """A stretch of both sentences: English words, and French tokens aligned to indices into those words.
+
+    ``heads`` are the nouns the phrase is about (two for "the cat and the cow"), ``novel`` the held-out
+    properties it has, ``pronoun_subject`` whether it begins with a subject pronoun."""
+
+    en: list[str]
+    fr: list[tuple[str, tuple[int, ...]]]
+    gender: Gender = "m"
+    number: Number = "sg"
+    person: int = 3
+    heads: tuple[str, ...] = ()
+    novel: frozenset[str] = frozenset()
+    pronoun_subject: bool = False
+
+    @staticmethod
+    def word(en: Sequence[str], fr: Sequence[str]) -> Phrase:
+        """English words translated as a whole: every French token aligned to every English word."""
+        every = tuple(range(len(en)))
+        return Phrase(list(en), [(token, every) for token in fr])
+
+    @property
+    def text(self) -> str:
+        return " ".join(token for token, _ in self.fr)
+
+
+def concat(*phrases: Phrase) -> Phrase:
+    """English words in order, French tokens in order, alignment indices shifted to the joined English."""
+    en: list[str] = []
+    fr: list[tuple[str, tuple[int, ...]]] = []
+    for phrase in phrases:
+        offset = len(en)
+        en.extend(phrase.en)
+        fr.extend((token, tuple(i + offset for i in source)) for token, source in phrase.fr)
+    first = phrases[0]
+    novel = frozenset().union(*(p.novel for p in phrases))
+    return Phrase(en, fr, first.gender, first.number, first.person, first.heads, novel, first.pronoun_subject)
+
+
+def elide(fr: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tuple[int, ...]]]:
+    """Elision before a vowel: "le arbre" -> "l' arbre", "je ai" -> "j' ai", "ce arbre" -> "cet arbre"."""
+    out = list(fr)
+    for j in range(len(out) - 1):
+        token, source = out[j]
+        if token in ELISION and begins_with_vowel(out[j + 1][0]):
+            out[j] = (ELISION[token], source)
+    return out
+
+
+def _novel_pairing(adjective: str, noun: str) -> frozenset[str]:
+    return frozenset({PAIRING}) if (adjective, noun) in NOVEL_PAIRINGS else frozenset()
+
+
+def _nominal(
+    en_before: list[str],
+    article: list[tuple[str, tuple[int, ...]]],
+    noun: Noun,
+    number: Number,
+    adjectives: Sequence[str],
+) -> Phrase:
+    """[det] adjectives noun, French: article, preposed adjectives, noun, postposed (joined by "et").
+
+    ``en_before`` is the English determiner (or nothing); an article token aligned to None is aligned to
+    the noun."""
+    adjs = [ADJECTIVE[a] for a in adjectives]
+    g = noun.gender
+    start = len(en_before)
+    en = [*en_before, *(a.english for a in adjs), *noun.en(number)]
+    noun_at = tuple(range(start + len(adjs), len(en)))  # one or two English words ("river bank")
+    noun_fr = noun.fr(number)
+    fr = [(token, noun_at if source is None else source) for token, source in article]
+    pre = [(a.fr(g, number), (start + k,)) for k, a in enumerate(adjs) if a.before_noun]
+    post = [(a.fr(g, number), (start + k,)) for k, a in enumerate(adjs) if not a.before_noun]
+    if pre and g == "m" and number == "sg" and begins_with_vowel(noun_fr) and pre[-1][0] in BEFORE_VOWEL:
+        pre[-1] = (BEFORE_VOWEL[pre[-1][0]], pre[-1][1])  # "le vieil arbre", "un bel oiseau"
+    fr.extend(pre)
+    fr.append((noun_fr, noun_at))
+    for k, token in enumerate(post):
+        if k > 0:
+            fr.append((AND[1], ()))  # "froide et sombre": the "et" translates no English word
+        fr.append(token)
+    novel = frozenset().union(*(_novel_pairing(a.english, noun.english[0]) for a in adjs))
+    return Phrase(en, elide(fr), g, number, 3, (noun.english[0],), novel)
+
+
+def noun_phrase(
+    determiner: str,
+    noun: str,
+    number: Number = "sg",
+    adjectives: Sequence[str] = (),
+) -> Phrase:
+    """det [adjectives] noun, with French agreement, French adjective order and elision.
+
+    English:  det  pre…  post…  noun          ("the small old red car")
+    French:   det  pre…  noun   post (et post) ("la petite vieille voiture rouge")
+    """
+    n = NOUN[noun]
+    det = DETERMINER[determiner]
+    assert number in det.numbers, f"{determiner!r} does not go with a {number} noun"
+    english = determiner
+    if determiner in ("a", "an"):
+        following = adjectives[0] if adjectives else n.en(number)[0]
+        english = "an" if following[0] in "aeiou" else "a"
+    return _nominal([english], [(det.fr(n.gender, number), (0,))], n, number, adjectives)
+
+
+def bare_noun_phrase(
+    noun: str, number: Number = "sg", adjectives: Sequence[str] = (), article: Article = "partitive"
+) -> Phrase:
+    """A noun with no English determiner: a mass noun ("bread") or a plural ("apples"), as an object.
+
+    French gives it an article, aligned to the noun: the partitive ("du pain", "de la soupe", "de l' eau",
+    "des pommes") or, after verbs of liking, the definite ("le pain", "les pommes")."""
+    n = NOUN[noun]
+    assert (n.use == "mass" and number == "sg") or (number == "pl" and n.english[1] is not None), noun
+    if article == "partitive":
+        assert not any(ADJECTIVE[a].before_noun for a in adjectives), "des + preposed adjective is de"
+        if number == "pl":
+            tokens = ["des"]
+        else:
+            tokens = ["de", "le" if n.gender == "m" else "la"]
+            if begins_with_vowel(n.fr("sg")):
+                tokens[1] = "l'"
+            elif tokens[1] == "le":
+                tokens = ["du"]
+    else:
+        tokens = ["les" if number == "pl" else ("le" if n.gender == "m" else "la")]
+    return _nominal([], [(t, None) for t in tokens], n, number, adjectives)  # type: ignore[misc]
+
+
+def pronoun(word: str) -> Phrase:
+    p = PRONOUN[word]
+    return Phrase([p.english], [(p.french, (0,))], p.gender, p.number, p.person, pronoun_subject=True)
+
+
+def coordinated(left: Phrase, right: Phrase) -> Phrase:
+    """NP and NP: plural, masculine unless both are feminine."""
+    joined = concat(left, Phrase.word([AND[0]], [AND[1]]), right)
+    joined.number = "pl"
+    joined.gender = "f" if left.gender == right.gender == "f" else "m"
+    joined.heads = left.heads + right.heads
+    return joined
+
+
+def _attach(preposition: Phrase, np_: Phrase) -> Phrase:
+    """preposition + noun phrase, contracting a final de/à with le/les ("près de" + "le" -> "près du")."""
+    joined = concat(preposition, np_)
+    (last, last_src), (first, first_src) = joined.fr[len(preposition.fr) - 1], joined.fr[len(preposition.fr)]
+    contracted = CONTRACTIONS.get((last, first))
+    if contracted is not None:
+        k = len(preposition.fr) - 1
+        joined.fr[k : k + 2] = [(contracted, tuple(sorted({*last_src, *first_src})))]
+    joined.fr = elide(joined.fr)  # "près de un" -> "près d' un"
+    return joined
+
+
+def prepositional(words: str, np_: Phrase) -> Phrase:
+    """A preposition of the table, then its noun phrase: "near the cave" -> "près de la grotte"."""
+    p = PREPOSITION[words]
+    return _attach(Phrase.word(p.english, p.french), np_)
+
+
+def of(head: Phrase, complement: Phrase) -> Phrase:
+    """NP of NP: "the door of the house" -> "la porte de la maison", "… of the garden" -> "… du jardin"."""
+    return concat(head, _attach(Phrase.word([OF[0]], [OF[1]]), complement))
+
+
+def to(np_: Phrase) -> Phrase:
+    """to NP, as the third argument of give: "to the dog" -> "au chien", "to the man" -> "à l' homme"."""
+    return _attach(Phrase.word([TO[0]], [TO[1]]), np_)
+
+
+def _row(number: Number, person: int) -> int:
+    """The column of a verb's French forms (and of AVOIR, ETRE_*, COPULA_ENGLISH) for this subject."""
+    if person == 1:
+        return 3 if number == "sg" else 2
+    if person == 2:
+        return 4
+    return 0 if number == "sg" else 1
+
+
+def verb_phrase(subject: Phrase, past: str, tense: Tense, negated: bool = False) -> Phrase:
+    """The verb, agreeing with the subject: "slept" -> "a dormi"/"ont dormi", "fell" -> "est tombée";
+    ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (elided later)."""
+    v = VERB[past]
+    row = _row(subject.number, subject.person)
+    if negated:
+        # does/did (0) not (1) sleep (2): ne and pas render not; the verb (or auxiliary) renders does/did
+        english = [DO_ENGLISH[tense][row], NOT[0], v.english[1]]
+        if tense == "present":
+            verb: list[tuple[str, tuple[int, ...]]] = [(v.french[row], (0, 2))]
+        elif v.auxiliary == "avoir":
+            verb = [(AVOIR[row], (0,)), (v.participle, (2,))]
+        else:
+            agreeing = participle(v.participle, subject.gender, subject.number)
+            verb = [(ETRE_PRESENT[row], (0,)), (agreeing, (2,))]
+        french = [(NOT[1], (1,)), verb[0], (NOT[2], (1,)), *verb[1:]]
+        held_out = frozenset({NEGATION}) if past in NOVEL_NEGATED and tense == "present" else frozenset()
+        return Phrase(english, french, novel=held_out)
+    if tense == "present":
+        return Phrase.word([v.english[0 if row == 0 else 1]], [v.french[row]])
+    if v.auxiliary == "avoir":
+        return Phrase.word([v.english[2]], [AVOIR[row], v.participle])
+    return Phrase.word(
+        [v.english[2]], [ETRE_PRESENT[row], participle(v.participle, subject.gender, subject.number)]
+    )
+
+
+def copula(subject: Phrase, tense: Tense, negated: bool = False) -> Phrase:
+    """is/are/am/was/were -> est/sont/sommes/suis/êtes, était/étaient/étions/étais/étiez; ``negated``: "is
+    not" -> "ne est pas" (elided later to "n' est pas")."""
+    row = _row(subject.number, subject.person)
+    french = ETRE_PRESENT if tense == "present" else ETRE_PAST
+    if negated:
+        return Phrase(
+            [COPULA_ENGLISH[tense][row], NOT[0]], [(NOT[1], (1,)), (french[row], (0,)), (NOT[2], (1,))]
+        )
+    return Phrase.word([COPULA_ENGLISH[tense][row]], [french[row]])
+
+
+def negatable(obj: Phrase) -> bool:
+    """Whether a clause with this object may be negated: not when the object has an indefinite or partitive
+    article, which French negation turns into "de" ("pas de pain"), a rule the grammar leaves out."""
+    tokens = [token for token, _ in obj.fr]
+    return not ({"un", "une", "des", "du"} & set(tokens)) and tokens[:1] != ["de"]
+
+
+def predicate(subject: Phrase, adjective: str, *more: str) -> Phrase:
+    """One adjective, or two joined by "and" ("hot and salty" -> "chaude et salée"), agreeing with the
+    subject."""
+    parts: list[Phrase] = []
+    for k, word in enumerate((adjective, *more)):
+        if k > 0:
+            parts.append(Phrase.word([AND[0]], [AND[1]]))
+        a = ADJECTIVE[word]
+        parts.append(Phrase.word([a.english], [a.fr(subject.gender, subject.number)]))
+    joined = concat(*parts)
+    joined.novel = frozenset().union(
+        *(_novel_pairing(a, h) for a in (adjective, *more) for h in subject.heads)
+    )
+    return joined
+
+
+def verb_object_novelty(past: str, obj: Phrase) -> frozenset[str]:
+    """The held-out property of a verb with this object, if any ("ate" + "the cake")."""
+    return frozenset({OBJECT}) if any((past, head) in NOVEL_OBJECTS for head in obj.heads) else frozenset()
+
+
+def transitive(
+    subject: Phrase, past: str, tense: Tense, obj: Phrase, *rest: Phrase, negated: bool = False
+) -> Phrase:
+    """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
+    be ``negatable``): "we do not paint the old door"."""
+    clause = concat(subject, verb_phrase(subject, past, tense, negated), obj, *rest)
+    clause.novel |= verb_object_novelty(past, obj)
+    return clause
+
+
+def clauses(left: Phrase, right: Phrase, conjunction: Literal["and", "but"] = "and") -> Phrase:
+    """Two whole clauses: "this glass is empty and that cup is full", "… but she laughed"."""
+    word = AND if conjunction == "and" else BUT
+    joined = concat(left, Phrase.word([word[0]], [word[1]]), right)
+    return joined
+
+
+def to_pair(sentence: Phrase) -> Pair:
+    fr = elide(sentence.fr)  # "je ai" -> "j' ai"
+    return Pair(
+        english=tuple(sentence.en),
+        french=tuple(token for token, _ in fr),
+        alignment=tuple(source for _, source in fr),
+        novel=sentence.novel,
+    )
+
+
+def example_pairs() -> list[Pair]:
+    """Figure 1's sentences, built by the same functions as every other pair."""
+    bank = noun_phrase("the", "river bank")
+    farmer = noun_phrase("a", "farmer")
+    she = pronoun("she")
+    return [
+        to_pair(concat(bank, copula(bank, "past"), predicate(bank, "steep"))),
+        to_pair(
+            concat(
+                farmer,
+                verb_phrase(farmer, "sold", "past"),
+                noun_phrase("the", "bat"),
+                prepositional("near", noun_phrase("the", "cave")),
+            )
+        ),
+        to_pair(
+            concat(
+                she,
+                verb_phrase(she, "saw", "past"),
+                noun_phrase("the", "crane", adjectives=["old"]),
+                prepositional("on", noun_phrase("the", "dock")),
+            )
+        ),
+    ]
