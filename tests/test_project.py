@@ -142,3 +142,20 @@ def test_each_lock_pins_every_dependency_it_installs_within_pyprojects_ranges(na
 def test_the_test_lock_installs_what_the_serve_lock_does_at_the_same_versions() -> None:
     serve, test = locked("serve"), locked("test")
     assert {package: test.get(package) for package in serve} == serve
+
+
+# Python source modules of at most 450 lines and browser modules of at most 400: past that, a module is
+# doing more than one job (README, "How the code is laid out").
+MODULE_LINES = {".py": 450, ".js": 400}
+
+
+def test_no_module_is_past_its_length() -> None:
+    sources = [*(ROOT / folder for folder in ("app", "tools", "training", "bench")), ROOT / "static" / "js"]
+    long = [
+        f"{path.relative_to(ROOT)}: {lines} lines"
+        for folder in sources
+        for path in sorted(folder.rglob("*"))
+        if path.suffix in MODULE_LINES
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES[path.suffix]
+    ]
+    assert long == []
