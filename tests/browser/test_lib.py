@@ -296,12 +296,3 @@ def test_a_json_or_csv_upload_is_read_in_the_page_as_the_server_reads_it(run_in_
     assert heads["csv"] == [["1", "0"], ["0.125", "0.875"]]
     assert heads["missing"] == "the file holds no head 3"
     assert heads["text"] == [True, True, False]
-
-
-def test_the_pages_fingerprint_legend_names_every_signature_the_server_gives(run_in_page):
-    from app.core.head_signatures import SIGNATURE_RULES, SIGNATURES
-
-    names = run_in_page(
-        """async () => Object.keys((await import("/static/js/figures/interview/signatures.js")).MARKS)"""
-    )
-    assert sorted(names) == sorted(SIGNATURES) == sorted(SIGNATURE_RULES)
