@@ -5,7 +5,7 @@ tests/browser/artifacts for a person to look at (every assertion they make is ma
 test), and tests marked `sweep` are further cases of a sweep whose other cases run in every run (a text-size
 check at the desktop width beside the phone's, the article's accessibility scan in the dark theme beside the
 light, the article measured with long sentences beside as it opens): the default `python -m pytest`
-deselects both, to stay under five minutes on two cores. Under CI=true, the variable .ci/run runs with, they
+deselects both, to keep a plain run short. Under CI=true, the variable .ci/run runs with, they
 run with the rest; any run that chooses with `-m` (such as `-m screenshots` or `-m sweep`) gets exactly what
 it chose.
 """
