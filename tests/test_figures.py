@@ -116,3 +116,22 @@ def test_no_template_or_script_writes_a_figure_number_by_hand(folder: str) -> No
             found += [f"{name}: {m.group()}" for m in HAND_NUMBER.finditer(shown)]
     assert not found
     assert all((ROOT / name).is_file() for name in NOT_YET)  # an exception for a file that is gone is stale
+
+
+def test_every_figure_named_with_its_number_in_the_code_has_the_registrys_number() -> None:
+    """Comments, docstrings and docs still write "figure 5, the generator" by hand: wherever a number comes
+    with a registered figure's name right after it, the two must agree, so a figure moved in the registry is
+    caught where prose names it the old way."""
+    names = {figure.name.removeprefix("the ").removeprefix("a "): figure.slug for figure in FIGURES}
+    pattern = re.compile(
+        r"\b[Ff]igure (\d+)(?:'s|,|:| \(| —)? (?:the |a )?(" + "|".join(map(re.escape, names)) + r")\b"
+    )
+    folders = ("app", "static", "templates", "tests", "training", "tools", "bench", "docs")
+    wrong = [
+        f"{path.relative_to(ROOT)}: figure {found[0]} is {number(names[found[1]])}, {found[1]}"
+        for path in [ROOT / "README.md", *(p for folder in folders for p in (ROOT / folder).rglob("*"))]
+        if path.suffix in {".py", ".js", ".css", ".html", ".md", ".txt", ".toml"} and path.is_file()
+        for found in pattern.findall(path.read_text(encoding="utf-8", errors="replace"))
+        if int(found[0]) != number(names[found[1]])
+    ]
+    assert wrong == []

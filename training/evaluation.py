@@ -147,7 +147,7 @@ def head_spread(weights: NDArray[np.float64]) -> float:
     return float(np.mean(distances))
 
 
-# ---- figure 4: the translator ------------------------------------------------------------------------------
+# ---- the generator's translator ----------------------------------------------------------------------------
 
 
 def alignment_hits(cross: FloatArray, alignment: tuple[tuple[int, ...], ...]) -> list[bool]:

@@ -1,4 +1,5 @@
-"""The bilingual lexicon of figure 4's parallel corpus: every English word its grammar writes, and the French.
+"""The bilingual lexicon of the generator's parallel corpus: every English word its grammar writes, and
+the French.
 
 The entries are plain text in training/data/french_*.txt, one a line, fields separated by "|" ("-" for "no
 such form"), each file's columns named in its opening comment. They are read once, at import, into the

@@ -1,4 +1,4 @@
-"""Figure 4's parallel corpus: the stream of English-French pairs the translator trains on, and the sets
+"""The generator's parallel corpus: the stream of English-French pairs the translator trains on, and the sets
 it is measured on.
 
 ``pairs`` draws sentences from the random grammar (training/parallel_grammar.py) and keeps those of

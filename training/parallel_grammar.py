@@ -1,4 +1,4 @@
-"""The random grammar of figure 4's parallel corpus: draws whole sentences, each with its French and its
+"""The random grammar of the generator's parallel corpus: draws whole sentences, each with its French and its
 alignment, from the phrase builders of training/parallel_phrases.py.
 
 A clause is a subject (a pronoun, a noun phrase, perhaps extended by "of …" or a prepositional phrase, or two

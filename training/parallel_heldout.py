@@ -1,4 +1,4 @@
-"""What figure 4's translator is measured on beyond its training grammar: the word combinations the
+"""What the generator's translator is measured on beyond its training grammar: the word combinations the
 training stream of pairs (training/parallel_corpus.py) is built never to contain, held out by construction.
 The training stream rejects every sentence that has one of these properties, and the novel sets keep only
 sentences that have one:
@@ -67,7 +67,8 @@ PAIRING, OBJECT, NEGATION = "adjective-noun pairing", "verb-object pairing", "ne
 
 
 def novel_description() -> str:
-    """What the second held-out set holds, in a phrase the page can show (figure 4's About this model)."""
+    """What the second held-out set holds, in a phrase the page can show (the generator's About this
+    model)."""
     return (
         f"{len(NOVEL_PAIRINGS)} adjective–noun pairings such as “green door” and {len(NOVEL_OBJECTS)} "
         "verb–object pairings such as “drank milk”, which the training pairs never contain"

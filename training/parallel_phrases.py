@@ -1,4 +1,5 @@
-"""The phrases of figure 4's parallel corpus: each builder writes English words and their French side by side.
+"""The phrases of the generator's parallel corpus: each builder writes English words and their French
+side by side.
 
 A small grammar writes an English sentence and its French translation side by side, so every French token
 knows which English words it came from. The grammar covers what makes French differ from English word for

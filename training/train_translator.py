@@ -1,4 +1,4 @@
-"""Train figure 4's English→French translator and measure it on held-out pairs with the numpy model.
+"""Train the generator's English→French translator and measure it on held-out pairs with the numpy model.
 
     pip install -e '.[train]'      # PyTorch, CPU build
     python -m training.train_translator
