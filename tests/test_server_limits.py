@@ -383,4 +383,5 @@ def test_an_idle_server_wakes_once_a_second_and_at_once_to_stop() -> None:
     counters = [counter for _, counter in ticks]
     assert counters[:3] == [0, 10, 20] and all(counter % 10 == 0 for counter in counters)
     gaps = [b - a for (a, _), (b, _) in zip(ticks[:2], ticks[1:3], strict=True)]
-    assert all(0.9 < gap < 1.3 for gap in gaps), gaps
+    # a second apart, not uvicorn's tenth; how late a busy machine wakes the loop is bounded by `took` above
+    assert all(gap > 0.9 for gap in gaps), gaps
