@@ -11,6 +11,7 @@ swim"). The words to plant (an ambiguous word and its cues) come from training/r
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -29,6 +30,30 @@ from training.relation_words import (
     SUBORDINATORS,
     Pools,
 )
+
+
+@functools.cache
+def _evoked(word: str) -> frozenset[str]:
+    """The fields and topics ``word`` calls to mind (none for a word the lexicon lacks): asked millions of
+    times while a corpus is written, so worked out once a word."""
+    e = LEXICON.get(word)
+    return frozenset() if e is None else frozenset((*e.fields, *getattr(e, "topics", ())))
+
+
+# A pool's words that evoke none of a set of fields, by the pool's tuple (its id, and the tuple kept to check
+# that it is the same one) and the set: a sentence asks the same few a hundred times.
+_ALLOWED: dict[tuple[int, frozenset[str]], tuple[tuple[str, ...], list[str]]] = {}
+
+
+def _allowed(words: tuple[str, ...], avoid: frozenset[str]) -> list[str]:
+    """The words of ``words`` that call none of ``avoid`` to mind, in their order (a shared list: not to be
+    changed)."""
+    key = (id(words), avoid)
+    kept = _ALLOWED.get(key)
+    if kept is None or kept[0] is not words:
+        kept = (words, [w for w in words if avoid.isdisjoint(_evoked(w))])
+        _ALLOWED[key] = kept
+    return kept[1]
 
 
 class Writer:
@@ -55,19 +80,13 @@ class Writer:
         fields = [f for f in FIELDS if f not in self.avoid] + [""] * 4
         return self.rng.choice(fields)
 
-    def _evokes_avoided(self, word: str) -> bool:
-        e = LEXICON.get(word)
-        if e is None:
-            return False
-        return bool(set(e.fields) & self.avoid or set(getattr(e, "topics", ())) & self.avoid)
-
     def _fill(self, options: Callable[[Pools, str], tuple[str, ...]]) -> str:
         for pool in (self.pool, self.fallback):
             for _ in range(12):
-                found = [w for w in options(pool, self._field()) if not self._evokes_avoided(w)]
+                found = _allowed(options(pool, self._field()), self.avoid)
                 if found:
                     return self._choice(found)
-            anywhere = [w for f in ("", *FIELDS) for w in options(pool, f) if not self._evokes_avoided(w)]
+            anywhere = [w for f in ("", *FIELDS) for w in _allowed(options(pool, f), self.avoid)]
             if anywhere:
                 return self._choice(anywhere)
         return self._choice([w for f in ("", *FIELDS) for w in options(self.fallback, f)])
