@@ -1,8 +1,8 @@
 """Browser-test fixtures: the real server in a subprocess, one headless Chromium, a fresh page per test.
 
 Every page is watched: uncaught errors, console errors, Content-Security-Policy violations and any request
-that leaves 127.0.0.1 fail the test that caused them (foreign requests are also blocked, so a test never
-touches the network).
+that leaves 127.0.0.1 fail the test that caused them (the page's policy already refuses to send those; the
+XSS harness, which turns the policy off, blocks them as well).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import BrowserContext, Locator, Page
 
 from tests.optional import missing
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -58,6 +58,7 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
+        SHARED.clear()
         chromium.close()
 
 
@@ -88,6 +89,13 @@ class Watch:
     # Console errors a test provokes on purpose (the browser logs every 4xx response it receives).
     expected_console: list[str] = field(default_factory=list)
 
+    def request(self, url: str) -> None:
+        """Note a request the page made: an answer of the API, or one that left 127.0.0.1."""
+        if FOREIGN.match(url) and not url.startswith(("about:", "data:", "blob:")):
+            self.foreign_requests.append(url)
+        elif "/api/" in url:
+            self.api_requests.append(url)
+
     def unexpected_console_errors(self) -> list[str]:
         return [m for m in self.console_errors if not any(e in m for e in self.expected_console)]
 
@@ -104,21 +112,51 @@ def keep_on_loopback(context, foreign: list[str]) -> None:
     context.route(FOREIGN, route)
 
 
+# The test module's one context for watched pages, by browser: made on first use, with a blank page kept open
+# in it, and closed when the module ends. A fresh context for every test costs its Chromium a new renderer
+# process and a cold cache, about half a second a page here (twice the cost of the page's own drawing); a
+# fresh page in a kept context reuses both. What one test could leave behind for the next is cleared when its
+# page closes (`watched`).
+SHARED: dict[int, BrowserContext] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_context_a_module() -> Iterator[None]:
+    """Close the context the module's watched pages opened in, if they opened one."""
+    yield
+    for context in SHARED.values():
+        context.close()
+    SHARED.clear()
+
+
+def shared_context(browser, server: str) -> BrowserContext:
+    """The context `watched` opens its pages in: light colours, reduced motion, `server` as the base URL."""
+    if id(browser) not in SHARED:
+        context = browser.new_context(
+            viewport=DESKTOP, base_url=server, color_scheme="light", reduced_motion="reduce"
+        )
+        context.add_init_script(WATCH_SCRIPT)
+        context.new_page()  # the page that keeps the renderer process alive between tests
+        SHARED[id(browser)] = context
+    return SHARED[id(browser)]
+
+
 @contextmanager
 def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Page, Watch]]:
     """A fresh page of `viewport`'s size and its Watch, checked when the block ends for uncaught errors,
-    console errors, CSP violations and requests that left 127.0.0.1."""
-    context = browser.new_context(
-        viewport=viewport, base_url=server, color_scheme="light", reduced_motion="reduce"
-    )
-    context.add_init_script(WATCH_SCRIPT)
+    console errors, CSP violations and requests that left 127.0.0.1.
+
+    The page opens in the worker's shared context (`shared_context`); when the block ends it closes, and
+    what the test may have left in the context goes with it: cookies, permissions and the origin's storage."""
+    context = shared_context(browser, server)
     watch = Watch()
-    keep_on_loopback(context, watch.foreign_requests)
     page = context.new_page()
+    if viewport != DESKTOP:
+        page.set_viewport_size(viewport)
     page.set_default_timeout(10_000)
     page.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    page.on("request", lambda r: watch.api_requests.append(r.url) if "/api/" in r.url else None)
+    page.on("request", lambda r: watch.request(r.url))
     try:
         yield page, watch
         csp = page.evaluate("window.__csp") if not page.is_closed() else []
@@ -127,7 +165,11 @@ def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Pa
         assert csp == [], f"CSP violations: {csp}"
         assert watch.foreign_requests == [], f"requests left 127.0.0.1: {watch.foreign_requests}"
     finally:
-        context.close()
+        if not page.is_closed() and page.url.startswith(server):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.close()
+        context.clear_cookies()
+        context.clear_permissions()
 
 
 @pytest.fixture
