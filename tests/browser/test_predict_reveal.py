@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlencode, urlsplit
 
+import pytest
 from playwright.sync_api import Locator, Page, Response, expect
 
 from app.models.tiny_lm import MAX_WORDS
@@ -24,16 +25,20 @@ LONG = (
     "the old farmer who lives near the river bank sold his little boat to the young fisher and then walked "
     "home slowly along the quiet road while the sun went down behind the hills"
 )
+# The kinds of sentence the prompts must survive, each once: every run reveals the prompts on these.
 SENTENCES = [
     "she saw the old crane on the dock",  # figure 1's own example: no meaning pair
     "Dogs bark",  # two words: the relations share their pairs
     "a bat flew out of the dark cave at night",  # a strong meaning pair
-    "the river bank was steep",
     "bank",  # one word: no pair of any relation
     "the zorblaxian quibbled over the flimflam",  # words no model knows whole: read in pieces
+    " ".join((LONG + " " + LONG).split()[:60]),  # 60 words: near figure 1's limit, past figure 6's
+]
+# Further sentences of the same kinds, revealed on as well where the `sweep` cases run (tests/conftest.py).
+MORE_SENTENCES = [
+    "the river bank was steep",
     "Well, the bank was closed!",
     LONG,
-    " ".join((LONG + " " + LONG).split()[:60]),  # 60 words: near figure 1's limit
     "the dog ran near the barn",
     "her cat slept",
 ]
@@ -147,7 +152,10 @@ def check_lowest_loss(page: Page, text: str, interview: Locator) -> None:
     assert ("a model that can see the future" in text) == can_see, text
 
 
-def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page) -> None:
+@pytest.mark.parametrize(
+    "sentences", [SENTENCES, pytest.param(MORE_SENTENCES, marks=pytest.mark.sweep)], ids=["kinds", "more"]
+)
+def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page, sentences: list[str]) -> None:
     page, watch = watched_page
     watch.expected_console.append("status of 422")  # figure 6's model refuses a sentence past its length
     page.goto("/")
@@ -158,9 +166,8 @@ def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page) -
     interview.scroll_into_view_if_needed()  # its curves are drawn once it comes near
     expect(interview.locator(".lm-curves, svg").first).to_be_visible(timeout=FIRST_DRAW_MS)
     default = [f.get_by_role("textbox", name="Sentence").input_value() for f in (dial, mask_lab)]
-    assert len(SENTENCES) >= 10
     leaks_read = 0
-    for sentence in SENTENCES:
+    for sentence in sentences:
         set_sentence(page, dial, "sentence", sentence, default[0])
         mask_lab.scroll_into_view_if_needed()
         set_sentence(page, mask_lab, "mask_sentence", sentence, default[1])
@@ -172,5 +179,5 @@ def test_every_prompt_answers_from_the_numbers_on_every_sentence(watched_page) -
         check_one_head(page, dial, sentence, texts["one-head"])
         check_lowest_loss(page, texts["lowest-loss"], interview)
     # Figure 6's decoder reads every sentence of at most its MAX_WORDS words, whatever the words.
-    assert leaks_read == sum(len(tokenize(s)) <= MAX_WORDS for s in SENTENCES)
+    assert leaks_read == sum(len(tokenize(s)) <= MAX_WORDS for s in sentences)
     assert watch.page_errors == []
