@@ -58,7 +58,6 @@ def browser():
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield chromium
-        SHARED.clear()
         chromium.close()
 
 
@@ -146,7 +145,7 @@ def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Pa
     """A fresh page of `viewport`'s size and its Watch, checked when the block ends for uncaught errors,
     console errors, CSP violations and requests that left 127.0.0.1.
 
-    The page opens in the worker's shared context (`shared_context`); when the block ends it closes, and
+    The page opens in the module's shared context (`shared_context`); when the block ends it closes, and
     what the test may have left in the context goes with it: cookies, permissions and the origin's storage."""
     context = shared_context(browser, server)
     watch = Watch()
