@@ -4,9 +4,11 @@
 after the rules and the layer's training were last changed, each with its meaning pair and every word's
 grammar partners written by judgement; position is every word and the word before it.
 ``relation_sentences_dev.txt`` holds the 637 written the same way earlier, on which the rules and the training
-were developed. The
-training record and the tests score the layer on these pairs as well as on the rules'
-(``training.evaluation.story``).
+were developed. The training record and the tests score the layer on these pairs as well as on the rules'
+(``training.evaluation.story``). ``relation_sentences_written_second.txt`` annotates the 120 written ones
+again, blind, by two other people: how far people agree is the ceiling for the rules.
+``relation_sentences_sealed.txt`` holds 120 more that nothing has scored yet, for the next change of the
+rules or the training.
 
 Format: a sentence on its own line; under it, indented, ``meaning: a <-> b`` (or ``meaning: -``) and then one
 line per word, in order, ``word -> partner, partner`` (``-`` for none). A word that occurs more than once is
@@ -21,6 +23,8 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parent.parent / "tests" / "models"
 WRITTEN = DATA / "relation_sentences_written.txt"
 DEVELOPMENT = DATA / "relation_sentences_dev.txt"
+SECOND = DATA / "relation_sentences_written_second.txt"
+SEALED = DATA / "relation_sentences_sealed.txt"
 
 Pair = tuple[int, int]
 
@@ -80,3 +84,30 @@ def load(path: Path = WRITTEN) -> list[Written]:
             Written(words, {"meaning": sorted(meaning), "grammar": sorted(pairs), "position": position})
         )
     return result
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How far two annotations of the same sentences agree: sentences with the same meaning pair, and words
+    given the same set of grammatical partners."""
+
+    sentences: int
+    same_meaning: int
+    words: int
+    same_partners: int
+
+
+def agreement(first: list[Written], second: list[Written]) -> Agreement:
+    """Compare two annotations of the same sentences, matched by their text (every sentence of ``second``
+    must be in ``first``)."""
+    by_text = {" ".join(w.words): w for w in first}
+    same_meaning = words = same_partners = 0
+    for b in second:
+        a = by_text[" ".join(b.words)]
+        same_meaning += set(a.targets["meaning"]) == set(b.targets["meaning"])
+        for i in range(len(b.words)):
+            words += 1
+            same_partners += {j for k, j in a.targets["grammar"] if k == i} == {
+                j for k, j in b.targets["grammar"] if k == i
+            }
+    return Agreement(len(second), same_meaning, words, same_partners)
