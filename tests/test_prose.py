@@ -25,7 +25,7 @@ from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
-from training.parallel_heldout import NOVEL_NEGATED
+from training.parallel_heldout import NOVEL_NEGATED, NOVEL_OBJECTS
 from training.written import SECOND, agreement
 from training.written import load as load_written
 
@@ -256,12 +256,17 @@ def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() ->
         f"{novel['heldout_pairs']:,} pairs built from" in text
         and f"{percent(novel['exact_match'])} exact, {percent(novel['alignment'])} aligned" in text
     )
-    negated = record["negated"]
+    negated, progressive = (record["constructions"][name] for name in ("negated", "progressive"))
     assert (
         f"{negated['heldout_pairs']:,} pairs that negate in the present one of the {len(NOVEL_NEGATED)} verbs"
         in text
-        and f"{percent(negated['exact_match'])} exact, {percent(negated['alignment'])} aligned" in text
     )
+    assert (
+        f"{progressive['heldout_pairs']:,} pairs in the progressive with one of the {len(NOVEL_OBJECTS)}"
+        " held-out verb–object pairings" in text
+    )
+    for found in (negated, progressive):
+        assert f"{percent(found['exact_match'])} exact, {percent(found['alignment'])} aligned" in text
     assert (
         f"{record['parameters'] / 1e6:.2f} M parameters (d_model {record['d_model']}, "
         f"{record['heads']} heads, {record['encoder_layers']} + {record['layers']} layers), trained in "

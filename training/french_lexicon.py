@@ -43,6 +43,8 @@ DO_ENGLISH = {
     "past": ("did", "did", "did", "did", "did"),
 }
 NOT = ("not", "ne", "pas")  # the English word and the two French ones around the verb
+# The progressive, in the present only: "is sleeping" -> "dort", the French verb aligned to both English words
+# (the past progressive would need the imparfait, which the grammar does not write).
 
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
@@ -132,6 +134,21 @@ class Verb:
     frame: Literal["intransitive", "transitive", "ditransitive"]
     objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
     bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
+
+    @property
+    def ing(self) -> str:
+        """The English -ing form, by the spelling rules: sleeping, dancing, seeing, running, opening."""
+        plain = self.english[1]
+        if plain.endswith("e") and not plain.endswith(("ee", "ye", "oe")):
+            return plain[:-1] + "ing"
+        vowel_groups = [g for g in "".join(c if c in "aeiou" else " " for c in plain).split()]
+        ends_cvc = (
+            len(plain) >= 3
+            and plain[-1] not in "aeiouwxy"
+            and plain[-2] in "aeiou"
+            and plain[-3] not in "aeiou"
+        )
+        return plain + (plain[-1] if ends_cvc and len(vowel_groups) == 1 else "") + "ing"
 
 
 @dataclass(frozen=True)
@@ -239,7 +256,7 @@ def _english_forms() -> list[str]:
     for n in NOUNS:
         words += n.en("sg") + (n.en("pl") if n.english[1] else [])
     words += [a.english for a in ADJECTIVES]
-    words += [w for v in VERBS for w in v.english]
+    words += [w for v in VERBS for w in (*v.english, v.ing)]
     words += [w for forms in COPULA_ENGLISH.values() for w in forms]
     words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
     words += [d.english for d in DETERMINERS]
@@ -280,6 +297,8 @@ def _allowed_links() -> set[tuple[str, str]]:
         else:
             links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
             links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
+    for v in VERBS:  # the progressive: "is sleeping" -> "dort", "are sleeping" -> "dorment"
+        links |= {(v.ing, f) for f in v.french} | set(zip(COPULA_ENGLISH["present"], v.french, strict=True))
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
     for p in PREPOSITIONS:
@@ -317,7 +336,7 @@ def english_kinds() -> dict[str, list[str]]:
         "noun": [
             w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
         ],
-        "verb": [w for v in VERBS for w in v.english],
+        "verb": [w for v in VERBS for w in (*v.english, v.ing)],
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
         "auxiliary": [w for forms in DO_ENGLISH.values() for w in forms],
         "negation": [NOT[0]],

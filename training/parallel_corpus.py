@@ -8,17 +8,25 @@ the long ones. ``training_pairs`` are figure 1's examples, then distinct pairs o
 Two held-out sets measure the translator. ``heldout_pairs`` draws from the training grammar with another
 seed (sentences never in training, but of the kind training had). ``novel_pairs`` draws sentences the
 training stream is built never to contain, held out by construction (training/parallel_heldout.py says
-which combinations); a third set, ``negated_pairs``, holds out a verb negated in the present in the same way.
+which combinations); a third set, ``negated_pairs``, holds out a verb negated in the present in the same way,
+and a fourth, ``progressive_pairs``, a verb in the progressive after "i", "we" or "you".
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from training.parallel_grammar import Grammar
-from training.parallel_heldout import NEGATION, OBJECT, PAIRING
+from training.parallel_heldout import (
+    NEGATION,
+    OBJECT,
+    PAIRING,
+    PROGRESSIVE,
+    negated_description,
+    progressive_description,
+)
 from training.parallel_phrases import Pair, example_pairs, to_pair
 
 MIN_WORDS, MAX_WORDS = 3, 30
@@ -36,7 +44,7 @@ def pairs(seed: int, novel: bool = False, goals: tuple[str, ...] = (PAIRING, OBJ
             yield to_pair(sentence)
 
 
-TRAINING_SEED, HELDOUT_SEED, NOVEL_SEED, NEGATED_SEED = 1, 2, 3, 4
+TRAINING_SEED, HELDOUT_SEED, NOVEL_SEED, NEGATED_SEED, PROGRESSIVE_SEED = 1, 2, 3, 4, 5
 
 
 def distinct_pairs(
@@ -87,3 +95,20 @@ def negated_pairs(count: int, training: int) -> tuple[Pair, ...]:
     the past (NOVEL_NEGATED), none among ``training_pairs(training)``."""
     seen = frozenset(p.source for p in training_pairs(training))
     return tuple(distinct_pairs(count, NEGATED_SEED, seen, novel=True, goals=(NEGATION,)))
+
+
+@lru_cache(maxsize=4)
+def progressive_pairs(count: int, training: int) -> tuple[Pair, ...]:
+    """``count`` pairs held out by construction that put after "i", "we" or "you" in the progressive a verb
+    training puts in the progressive only after a third person (NOVEL_PROGRESSIVE), none among
+    ``training_pairs(training)``."""
+    seen = frozenset(p.source for p in training_pairs(training))
+    return tuple(distinct_pairs(count, PROGRESSIVE_SEED, seen, novel=True, goals=(PROGRESSIVE,)))
+
+
+# The held-out sets of one construction each, by the name the record and the page give them: how each is
+# drawn, and the phrase that says what it holds.
+CONSTRUCTION_SETS: dict[str, tuple[Callable[[int, int], tuple[Pair, ...]], Callable[[], str]]] = {
+    "negated": (negated_pairs, negated_description),
+    "progressive": (progressive_pairs, progressive_description),
+}

@@ -26,10 +26,19 @@ from training.french_lexicon import (
     Number,
     Verb,
 )
-from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
+from training.parallel_heldout import (
+    NEGATION,
+    NOVEL_NEGATED,
+    NOVEL_OBJECTS,
+    NOVEL_PAIRINGS,
+    OBJECT,
+    PAIRING,
+    PROGRESSIVE,
+)
 from training.parallel_phrases import Article, Phrase, Tense
 
 NEGATED = 0.15  # the share of clauses negated, where the verb and object allow it
+PROGRESSIVE_SHARE = 0.3  # the share of clauses in the present with a verb in the progressive ("is sleeping")
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
 _SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
 
@@ -202,7 +211,7 @@ class Grammar:
         """The object of a transitive verb: a noun phrase, a bare noun, or two of them joined by "and"."""
         rng = self.rng
         kinds = verb.objects
-        if self.goal == OBJECT:
+        if self.goal in (OBJECT, PROGRESSIVE):
             fits = sorted(n for p, n in NOVEL_OBJECTS if p == verb.english[2])
             if fits:
                 noun = NOUN[fits[0]]
@@ -228,7 +237,7 @@ class Grammar:
     def clause(self, tense: Tense, second: bool = False) -> Phrase:
         rng = self.rng
         roll = rng.random()
-        if self.goal == OBJECT and (second or rng.random() < 0.5):
+        if self.goal in (OBJECT, PROGRESSIVE) and (second or rng.random() < 0.5):
             roll = 0.8  # a transitive verb whose held-out object is drawn below
         if self.goal == NEGATION and (second or rng.random() < 0.5):
             roll = 0.4 + 0.6 * rng.random()  # a verb, negated below
@@ -255,17 +264,23 @@ class Grammar:
         subject = self.subject(LIVING, second)
         frame = "intransitive" if roll < 0.62 else ("transitive" if roll < 0.92 else "ditransitive")
         verb = rng.choice(self.verbs[frame])
-        if self.goal == OBJECT and frame == "transitive":
+        if self.goal in (OBJECT, PROGRESSIVE) and frame == "transitive":
+            verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
+        # the progressive, in the present: PROGRESSIVE_SHARE of those clauses (never negated)
+        progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
+        if self.goal == PROGRESSIVE:  # a held-out verb-object pairing in the progressive
+            frame, tense, progressive = "transitive", "present", True
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
         # negated: NEGATED of the clauses, never a verb held out of negation in the present, except in the
         # negated set, which negates only those, in the present
         negated = rng.random() < NEGATED and not (verb.english[2] in NOVEL_NEGATED and tense == "present")
+        negated = negated and not progressive
         if self.goal == NEGATION:
             verb = rng.choice([v for v in self.verbs[frame] if v.english[2] in NOVEL_NEGATED])
-            negated, tense = True, "present"
+            negated, tense, progressive = True, "present", False
         past = verb.english[2]
         if frame == "intransitive":
-            parts = [subject, phrases.verb_phrase(subject, past, tense, negated)]
+            parts = [subject, phrases.verb_phrase(subject, past, tense, negated, progressive)]
             if rng.random() < 0.6:
                 parts.append(self.pp())
             return phrases.concat(*parts)
@@ -277,9 +292,13 @@ class Grammar:
         negated = negated and phrases.negatable(obj)
         if frame == "transitive":
             rest = [self.pp()] if rng.random() < 0.3 else []
-            return phrases.transitive(subject, past, tense, obj, *rest, negated=negated)
+            return phrases.transitive(
+                subject, past, tense, obj, *rest, negated=negated, progressive=progressive
+            )
         to_whom = phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))
-        return phrases.transitive(subject, past, tense, obj, to_whom, negated=negated)
+        return phrases.transitive(
+            subject, past, tense, obj, to_whom, negated=negated, progressive=progressive
+        )
 
     def sentence(self) -> Phrase:
         rng = self.rng

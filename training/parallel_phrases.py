@@ -55,6 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from training import parallel_heldout as heldout
 from training.french_lexicon import (
     ADJECTIVE,
     AND,
@@ -81,7 +82,6 @@ from training.french_lexicon import (
     begins_with_vowel,
     participle,
 )
-from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
 
 Tense = Literal["present", "past"]
 Article = Literal["partitive", "generic"]
@@ -160,7 +160,7 @@ def elide(fr: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tuple[int, .
 
 
 def _novel_pairing(adjective: str, noun: str) -> frozenset[str]:
-    return frozenset({PAIRING}) if (adjective, noun) in NOVEL_PAIRINGS else frozenset()
+    return frozenset({heldout.PAIRING}) if (adjective, noun) in heldout.NOVEL_PAIRINGS else frozenset()
 
 
 def _nominal(
@@ -291,11 +291,23 @@ def _row(number: Number, person: int) -> int:
     return 0 if number == "sg" else 1
 
 
-def verb_phrase(subject: Phrase, past: str, tense: Tense, negated: bool = False) -> Phrase:
+def verb_phrase(
+    subject: Phrase, past: str, tense: Tense, negated: bool = False, progressive: bool = False
+) -> Phrase:
     """The verb, agreeing with the subject: "slept" -> "a dormi"/"ont dormi", "fell" -> "est tombée";
-    ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (elided later)."""
+    ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (elided later);
+    ``progressive`` (in the present, never negated): "is sleeping" -> "dort", the French verb aligned to
+    "to be" and the -ing form."""
     v = VERB[past]
     row = _row(subject.number, subject.person)
+    held_out = frozenset()
+    if negated and past in heldout.NOVEL_NEGATED and tense == "present":
+        held_out = frozenset({heldout.NEGATION})
+    if progressive:
+        assert tense == "present" and not negated, (
+            "the grammar writes the progressive in the present, unnegated"
+        )
+        return Phrase.word([COPULA_ENGLISH[tense][row], v.ing], [v.french[row]])
     if negated:
         # does/did (0) not (1) sleep (2): ne and pas render not; the verb (or auxiliary) renders does/did
         english = [DO_ENGLISH[tense][row], NOT[0], v.english[1]]
@@ -307,7 +319,6 @@ def verb_phrase(subject: Phrase, past: str, tense: Tense, negated: bool = False)
             agreeing = participle(v.participle, subject.gender, subject.number)
             verb = [(ETRE_PRESENT[row], (0,)), (agreeing, (2,))]
         french = [(NOT[1], (1,)), verb[0], (NOT[2], (1,)), *verb[1:]]
-        held_out = frozenset({NEGATION}) if past in NOVEL_NEGATED and tense == "present" else frozenset()
         return Phrase(english, french, novel=held_out)
     if tense == "present":
         return Phrase.word([v.english[0 if row == 0 else 1]], [v.french[row]])
@@ -355,16 +366,25 @@ def predicate(subject: Phrase, adjective: str, *more: str) -> Phrase:
 
 def verb_object_novelty(past: str, obj: Phrase) -> frozenset[str]:
     """The held-out property of a verb with this object, if any ("ate" + "the cake")."""
-    return frozenset({OBJECT}) if any((past, head) in NOVEL_OBJECTS for head in obj.heads) else frozenset()
+    novel = any((past, head) in heldout.NOVEL_OBJECTS for head in obj.heads)
+    return frozenset({heldout.OBJECT}) if novel else frozenset()
 
 
 def transitive(
-    subject: Phrase, past: str, tense: Tense, obj: Phrase, *rest: Phrase, negated: bool = False
+    subject: Phrase,
+    past: str,
+    tense: Tense,
+    obj: Phrase,
+    *rest: Phrase,
+    negated: bool = False,
+    progressive: bool = False,
 ) -> Phrase:
     """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
-    be ``negatable``): "we do not paint the old door"."""
-    clause = concat(subject, verb_phrase(subject, past, tense, negated), obj, *rest)
+    be ``negatable``): "we do not paint the old door"; ``progressive``: "we are painting the old door"."""
+    clause = concat(subject, verb_phrase(subject, past, tense, negated, progressive), obj, *rest)
     clause.novel |= verb_object_novelty(past, obj)
+    if progressive and heldout.OBJECT in clause.novel:
+        clause.novel |= {heldout.PROGRESSIVE}
     return clause
 
 

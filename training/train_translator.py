@@ -38,8 +38,8 @@ from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import measure, unread_measured  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
-from training.parallel_corpus import heldout_pairs, negated_pairs, novel_pairs, training_pairs  # noqa: E402
-from training.parallel_heldout import negated_description, novel_description  # noqa: E402
+from training.parallel_corpus import CONSTRUCTION_SETS, heldout_pairs, novel_pairs, training_pairs  # noqa: E402
+from training.parallel_heldout import novel_description  # noqa: E402
 from training.parallel_phrases import Pair  # noqa: E402
 from training.steps import reproducible, save  # noqa: E402
 from training.steps import train as train_steps  # noqa: E402
@@ -249,6 +249,7 @@ def main() -> None:
         heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
         novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
         negated=(1000, "held-out pairs negating verbs training never negates (negated_pairs)"),
+        progressive=(1000, "held-out pairs, a verb in the progressive after i, we, you (progressive_pairs)"),
         steps=7000,
         batch_size=64,
         lr=2e-3,
@@ -278,7 +279,9 @@ def main() -> None:
     train = list(training_pairs(args.train))
     heldout = heldout_pairs(args.heldout, args.train)
     novel = novel_pairs(args.novel, args.train)
-    negated = negated_pairs(args.negated, args.train)
+    constructions = {
+        name: made(getattr(args, name), args.train) for name, (made, _) in CONSTRUCTION_SETS.items()
+    }
 
     torch.manual_seed(args.seed)
     model = TorchTranslator(
@@ -328,7 +331,7 @@ def main() -> None:
     )
     figures = measure(translator, heldout)
     novel_figures = measure(translator, novel)
-    negated_figures = measure(translator, negated)
+    construction_figures = {name: measure(translator, held) for name, held in constructions.items()}
     examples = [
         {"source": sentence, "translation": " ".join(translator.translate(sentence.split()).target)}
         for sentence in (
@@ -362,8 +365,10 @@ def main() -> None:
         **figures,
         "novel": novel_figures,
         "novel_description": novel_description(),
-        "negated": negated_figures,
-        "negated_description": negated_description(),
+        "constructions": {
+            name: {"description": describe(), **construction_figures[name]}
+            for name, (_, describe) in CONSTRUCTION_SETS.items()
+        },
         "alignment_method": (
             "teacher forcing on the reference; for each French word with a known English source, the step "
             "that writes it, cross-attention of one decoder layer averaged over its heads; a hit when the "
@@ -385,9 +390,11 @@ def main() -> None:
         f"(by layer: {', '.join(f'{a:.1%}' for a in figures['alignment_by_layer'])}); "
         f"novel structures: exact match {novel_figures['exact_match']:.1%} over "
         f"{novel_figures['heldout_pairs']} pairs, alignment {novel_figures['alignment']:.1%}; "
-        f"negated verbs: exact match {negated_figures['exact_match']:.1%}, "
-        f"alignment {negated_figures['alignment']:.1%}; "
-        f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
+        + "".join(
+            f"{name}: exact match {f['exact_match']:.1%}, alignment {f['alignment']:.1%}; "
+            for name, f in construction_figures.items()
+        )
+        + f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,
     )
 

@@ -93,6 +93,15 @@ class TranslatorNovel(BaseModel):
     misses: list[TranslatorMiss]
 
 
+class TranslatorConstruction(TranslatorNovel):
+    __doc__ = (
+        f"Figure {number('generator')}'s translator on a held-out set of one construction "
+        "(training/parallel_corpus.py CONSTRUCTION_SETS)."
+    )
+
+    description: str = Field(description="what the set holds")
+
+
 class UnreadThreshold(BaseModel):
     threshold: float
     caught: int = Field(description="of the `left_out` words, how many this threshold flags")
@@ -148,10 +157,10 @@ class TranslatorAbout(BaseModel):
         description="the same measures on a second held-out set, of combinations training never saw"
     )
     novel_description: str = Field(description="what that second set holds")
-    negated: TranslatorNovel = Field(
-        description="the same measures on a third held-out set: verbs negated that training never negates"
+    constructions: dict[str, TranslatorConstruction] = Field(
+        description="the same measures on a held-out set per construction, by name (negated, progressive): "
+        "a verb in a construction training never gives it"
     )
-    negated_description: str = Field(description="what that third set holds")
     alignment_method: str
     examples: list[TranslatorExample]
     misses: list[TranslatorMiss] = Field(description="the first held-out pairs the model translated wrongly")

@@ -26,8 +26,8 @@ def test_a_typo_still_gets_the_words_it_looks_like(offer: Suggestions) -> None:
 
 def test_a_verb_is_offered_in_the_form_its_place_takes(offer: Suggestions) -> None:
     """ "cooked" is unknown and "cook", "cooks" are known: after "she", "cooks"; after "they", "cook"; after a
-    form of "be" only an -ing form would fit, and the model knows none, so nothing ("is cooks" would be
-    ungrammatical, as the suggestion "sleeps" once made "the cat is sleeps on the bed")."""
+    form of "be" only an -ing form would fit, and "cook" has none the model knows, so nothing ("is cooks"
+    would be ungrammatical, as the suggestion "sleeps" once made "the cat is sleeps on the bed")."""
     assert offer.find("cooked", "she")[0] == "cooks"
     assert offer.find("cooked", "they")[0] == "cook"
     assert offer.find("cooking", "is") == ()

@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from app.models.translator.words import SPECIALS
+from training import parallel_heldout
 from training.french_lexicon import (
     ADJECTIVE,
     ALLOWED_LINKS,
@@ -27,6 +28,7 @@ from training.parallel_corpus import (
     heldout_pairs,
     negated_pairs,
     novel_pairs,
+    progressive_pairs,
     training_pairs,
 )
 from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
@@ -326,7 +328,7 @@ def _has_novel_pairing(english: tuple[str, ...]) -> bool:
     return False
 
 
-_OBJECT_VERBS = {p: set(VERB[p].english) for p, _ in NOVEL_OBJECTS}
+_OBJECT_VERBS = {p: {*VERB[p].english, VERB[p].ing} for p, _ in NOVEL_OBJECTS}  # "ate", "is eating"
 
 
 def _has_novel_object(english: tuple[str, ...]) -> bool:
@@ -427,3 +429,41 @@ def test_training_negates_a_held_out_verb_only_in_the_past_and_the_negated_set_i
     negated = negated_pairs(NEGATED_SET, len(train))
     assert len(negated) == NEGATED_SET and all(NEGATION in p.novel for p in negated)
     assert not {p.source for p in negated} & {p.source for p in train}
+
+
+def test_the_progressive_is_the_french_present_aligned_to_be_and_the_ing_form() -> None:
+    cat, i, we = noun_phrase("the", "cat"), pronoun("i"), pronoun("we")
+    sleeping = to_pair(concat(cat, verb_phrase(cat, "slept", "present", progressive=True)))
+    assert (sleeping.source, sleeping.target) == ("the cat is sleeping", "le chat dort")
+    assert sleeping.alignment == ((0,), (1,), (2, 3))  # dort <- is, sleeping
+    eating = to_pair(transitive(we, "ate", "present", noun_phrase("the", "bread"), progressive=True))
+    assert (eating.source, eating.target) == ("we are eating the bread", "nous mangeons le pain")
+    assert _sentence(i, verb_phrase(i, "ran", "present", progressive=True)) == "je cours"
+    for tense, negated in (("past", False), ("present", True)):  # no imparfait; "pas de" left out
+        with pytest.raises(AssertionError):
+            verb_phrase(cat, "slept", tense, negated=negated, progressive=True)
+
+
+def test_the_ing_forms_follow_the_spelling_rules() -> None:
+    ing = {v.english[1]: v.ing for v in VERBS}
+    expected = {"sleep": "sleeping", "run": "running", "swim": "swimming", "dance": "dancing"}
+    expected |= {"see": "seeing", "open": "opening", "visit": "visiting", "cry": "crying", "draw": "drawing"}
+    assert {verb: ing[verb] for verb in expected} == expected
+
+
+def test_training_has_the_progressive_and_the_progressive_set_a_held_out_object(
+    train: tuple[Pair, ...],
+) -> None:
+    progressive_share = sum(any(w.endswith("ing") for w in p.english) for p in train) / len(train)
+    assert progressive_share >= 0.08  # "is sleeping" -> "dort", after every person
+    for person in ("i am", "we are", "you are", "she is", "they are"):
+        assert any(
+            f"{person} " in p.source and p.english[p.english.index(person.split()[1]) + 1].endswith("ing")
+            for p in train
+        ), person
+    progressive = progressive_pairs(NEGATED_SET, len(train))
+    assert len(progressive) == NEGATED_SET and all(
+        {parallel_heldout.PROGRESSIVE, OBJECT} <= p.novel for p in progressive
+    )
+    assert not {p.source for p in progressive} & {p.source for p in train}
+    assert all(_has_novel_object(p.english) for p in progressive)

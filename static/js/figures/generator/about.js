@@ -35,7 +35,7 @@ export function showAbout(el, a) {
         `best aligned layer, decoder layer ${a.best_layer + 1}.`,
     ),
     ...(a.novel ? [novelPara(a)] : []),
-    ...(a.negated ? [negatedPara(a)] : []),
+    ...(a.constructions ? [constructionsPara(Object.values(a.constructions))] : []),
   ];
   const miss = a.misses?.[0];
   if (miss) {
@@ -71,13 +71,13 @@ function novelPara(a) {
   );
 }
 
-/** The third held-out set of record `a`: verbs negated that training never negates. */
-function negatedPara(a) {
-  const n = a.negated;
-  return para(
-    `A third tests a construction on new words: ${n.heldout_pairs.toLocaleString("en")} pairs with ` +
-      `${a.negated_description}. On them it writes the reference exactly ${pct(n.exact_match)} of the time.`,
+/** The held-out sets of one construction each (`sets`, from the record): a verb in a construction training never
+ * gives it, and how often the model writes the reference exactly. */
+function constructionsPara(sets) {
+  const each = sets.map(
+    (set) => `${set.heldout_pairs.toLocaleString("en")} pairs with ${set.description}: ${pct(set.exact_match)} exact`,
   );
+  return para(`Each construction has a held-out set of its own: ${each.join("; ")}.`);
 }
 
 /** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */
