@@ -21,7 +21,7 @@ from app.main import create_app
 # Files whose cost the count of their tests misjudges (schemathesis, nginx, slow clients, subprocesses, a
 # server killed under load, the translator's held-out set, the curve measured again, landing and scrolling the
 # whole article, one measure of every text), in seconds as measured here; any other file costs about two
-# seconds a browser test (a fresh page, a page load and what the test does) and next to nothing a test
+# seconds a browser test (a page load and what the test does) and next to nothing a test
 # otherwise.
 LONG_FILES = {
     "tests/browser/test_landing.py": 36.0,

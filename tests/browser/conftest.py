@@ -1,4 +1,5 @@
-"""Browser-test fixtures: the real server in a subprocess, one headless Chromium, a fresh page per test.
+"""Browser-test fixtures: the real server in a subprocess, one headless Chromium, and a page per test: each
+test loads its own address in its module's kept page, left clean by the test before it.
 
 Every page is watched: uncaught errors, console errors, Content-Security-Policy violations and any request
 that leaves 127.0.0.1 fail the test that caused them (the page's policy already refuses to send those; the
@@ -15,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page
+from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.optional import missing
 from tools.chromium import CHROMIUM, CHROMIUM_ARGS
@@ -111,51 +113,129 @@ def keep_on_loopback(context, foreign: list[str]) -> None:
     context.route(FOREIGN, route)
 
 
-# The test module's one context for watched pages, by browser: made on first use, with a blank page kept open
-# in it, and closed when the module ends. A fresh context for every test costs its Chromium a new renderer
-# process and a cold cache, about half a second a page here (twice the cost of the page's own drawing); a
-# fresh page in a kept context reuses both. What one test could leave behind for the next is cleared when its
-# page closes (`watched`).
-SHARED: dict[int, BrowserContext] = {}
+# The test module's one context for watched pages, by browser, and the page its next test opens in: made on
+# first use, and closed when the module ends. A fresh context for every test costs its Chromium a new renderer
+# process and a cold cache, and so does a fresh page: about 0.4 s a test here (more than a figure's own first
+# drawing). So the tests of a module take turns on one page, each loading its own address in it; what one test
+# could leave behind for the next is cleared when it ends (`watched`).
+SHARED: dict[int, Kept] = {}
+
+
+@dataclass
+class Kept:
+    """A module's context for watched pages, and the page its next test opens in (None: a new page)."""
+
+    context: BrowserContext
+    page: Page | None = None
+
+
+# What a test can set on a page that outlives the page's document, and that `watched` does not undo: a page on
+# which a test used any of these is closed when the test ends, and the next test opens a new one.
+LASTING = frozenset(
+    {
+        *("add_init_script", "add_locator_handler", "clock", "emulate_media", "expose_binding"),
+        *("expose_function", "on", "once", "route", "route_from_har", "route_web_socket"),
+        *("set_default_navigation_timeout", "set_extra_http_headers"),
+    }
+)
+
+
+class WatchedPage(Page):
+    """A page `watched` hands out, which notes whether its test used a setting that outlives its document."""
+
+    def __getattribute__(self, name: str):
+        if name in LASTING:
+            self.__dict__["lasting"] = True
+        return super().__getattribute__(name)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def one_context_a_module() -> Iterator[None]:
     """Close the context the module's watched pages opened in, if they opened one."""
     yield
-    for context in SHARED.values():
-        context.close()
+    for kept in SHARED.values():
+        kept.context.close()
     SHARED.clear()
 
 
-def shared_context(browser, server: str) -> BrowserContext:
-    """The context `watched` opens its pages in: light colours, reduced motion, `server` as the base URL."""
+def shared_context(browser, server: str) -> Kept:
+    """The context `watched` opens its pages in (light colours, reduced motion, `server` as the base URL),
+    and the page the next test may take."""
     if id(browser) not in SHARED:
         context = browser.new_context(
             viewport=DESKTOP, base_url=server, color_scheme="light", reduced_motion="reduce"
         )
         context.add_init_script(WATCH_SCRIPT)
-        context.new_page()  # the page that keeps the renderer process alive between tests
-        SHARED[id(browser)] = context
+        SHARED[id(browser)] = Kept(context)
     return SHARED[id(browser)]
+
+
+def take_page(kept: Kept) -> Page:
+    """The module's kept page if no test holds it, else a new page."""
+    page, kept.page = kept.page, None
+    if page is None or page.is_closed():
+        page = kept.context.new_page()
+        page.__class__ = WatchedPage
+    return page
+
+
+# Where a page waits between tests: an address of the server without a script, so the process that draws the
+# server's pages stays. Chromium asks for /favicon.ico once after showing it, and reports the 404 late, as the
+# next test's page starts to load: `watched` leaves out an error about the icon that arrives while the page is
+# still here.
+BETWEEN_TESTS = "/healthz"
+
+
+def hand_back(kept: Kept, page: Page, server: str) -> None:
+    """Leave `page` ready for the module's next test, or close it: the test's document is unloaded (nothing it
+    started goes on), the origin's storage emptied, the mouse back where a new page has it. A page whose test
+    made a lasting setting, or that the clean-up fails on, is closed."""
+    try:
+        if page.is_closed():
+            return
+        lasting = page.__dict__.get("lasting", False)
+        if not lasting:
+            page.mouse.move(0, 0)
+            page.goto(f"{server}{BETWEEN_TESTS}")
+        if page.url.startswith(server):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        if not lasting and kept.page is None:
+            kept.page, page = page, None
+    except PlaywrightError:
+        pass  # a page that crashed, or would not leave: closed below, and the next test opens a new one
+    finally:
+        if page is not None and not page.is_closed():
+            page.close()
 
 
 @contextmanager
 def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Page, Watch]]:
-    """A fresh page of `viewport`'s size and its Watch, checked when the block ends for uncaught errors,
-    console errors, CSP violations and requests that left 127.0.0.1.
+    """A page of `viewport`'s size and its Watch, checked when the block ends for uncaught errors, console
+    errors, CSP violations and requests that left 127.0.0.1.
 
-    The page opens in the module's shared context (`shared_context`); when the block ends it closes, and
-    what the test may have left in the context goes with it: cookies, permissions and the origin's storage."""
-    context = shared_context(browser, server)
+    The page is the module's kept page in its shared context (`shared_context`), or a new one; when the block
+    ends, what the test may have left in the page and the context is cleared: its document, its listeners,
+    cookies, permissions and the origin's storage (`hand_back`)."""
+    kept = shared_context(browser, server)
     watch = Watch()
-    page = context.new_page()
-    if viewport != DESKTOP:
+    page = take_page(kept)
+    if page.viewport_size != viewport:
         page.set_viewport_size(viewport)
     page.set_default_timeout(10_000)
-    page.on("console", lambda m: watch.console_errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: watch.page_errors.append(str(e)))
-    page.on("request", lambda r: watch.request(r.url))
+    between_tests = f"{server}{BETWEEN_TESTS}"
+
+    def console(message: ConsoleMessage) -> None:
+        icon = message.location["url"] == f"{server}/favicon.ico" and page.url == between_tests
+        if message.type == "error" and not icon:
+            watch.console_errors.append(message.text)
+
+    listeners = {
+        "console": console,
+        "pageerror": lambda e: watch.page_errors.append(str(e)),
+        "request": lambda r: watch.request(r.url),
+    }
+    for event, listener in listeners.items():
+        Page.on(page, event, listener)
     try:
         yield page, watch
         csp = page.evaluate("window.__csp") if not page.is_closed() else []
@@ -164,11 +244,13 @@ def watched(browser, server: str, viewport: dict[str, int]) -> Iterator[tuple[Pa
         assert csp == [], f"CSP violations: {csp}"
         assert watch.foreign_requests == [], f"requests left 127.0.0.1: {watch.foreign_requests}"
     finally:
-        if not page.is_closed() and page.url.startswith(server):
-            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        page.close()
-        context.clear_cookies()
-        context.clear_permissions()
+        for event, listener in listeners.items():
+            page.remove_listener(event, listener)
+        try:
+            hand_back(kept, page, server)
+        finally:
+            kept.context.clear_cookies()
+            kept.context.clear_permissions()
 
 
 @pytest.fixture
