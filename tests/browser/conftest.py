@@ -130,12 +130,13 @@ class Kept:
 
 
 # What a test can set on a page that outlives the page's document, and that `watched` does not undo: a page on
-# which a test used any of these is closed when the test ends, and the next test opens a new one.
+# which a test used any of these is closed when the test ends, and the next test opens a new one. Playwright's
+# clock is not among them: `page.clock` is the context's, shared by all of the module's pages.
 LASTING = frozenset(
     {
-        *("add_init_script", "add_locator_handler", "clock", "emulate_media", "expose_binding"),
-        *("expose_function", "on", "once", "route", "route_from_har", "route_web_socket"),
-        *("set_default_navigation_timeout", "set_extra_http_headers"),
+        *("add_init_script", "add_locator_handler", "emulate_media", "expose_binding", "expose_function"),
+        *("on", "once", "route", "route_from_har", "route_web_socket", "set_default_navigation_timeout"),
+        "set_extra_http_headers",
     }
 )
 
