@@ -164,21 +164,16 @@ def test_the_theme_switch_turns_the_page_dark_and_is_remembered(watched_page) ->
     assert page.evaluate(background) == "rgb(253, 252, 249)"
 
 
-def test_a_dark_system_is_followed_until_the_reader_chooses(browser, server) -> None:
-    context = browser.new_context(
-        viewport=PHONE, base_url=server, color_scheme="dark", reduced_motion="reduce"
-    )
-    try:
-        page = context.new_page()
-        page.goto("/")
-        toggle = page.get_by_role("button", name="Dark theme")
-        expect(toggle).to_have_attribute("aria-pressed", "true")
-        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 27)"
-        expect(page.locator('#heads-dial [data-part="drawing"] svg').first).to_be_visible()
-        toggle.click()  # light, although the system is dark
-        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(253, 252, 249)"
-    finally:
-        context.close()
+def test_a_dark_system_is_followed_until_the_reader_chooses(phone_page) -> None:
+    page, _ = phone_page
+    page.emulate_media(color_scheme="dark")  # the system's
+    page.goto("/")
+    toggle = page.get_by_role("button", name="Dark theme")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 27)"
+    expect(page.locator('#heads-dial [data-part="drawing"] svg').first).to_be_visible()
+    toggle.click()  # light, although the system is dark
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(253, 252, 249)"
 
 
 # Every colour of the palette (main.css: a custom property set once, as light-dark(light, dark)), resolved.
@@ -222,30 +217,27 @@ def contrast(a: str, b: str) -> float:
 
 
 @pytest.mark.parametrize("chosen", ["light", "dark"])
-def test_the_readers_theme_sets_every_colour_against_the_system(browser, server, chosen: str) -> None:
+def test_the_readers_theme_sets_every_colour_against_the_system(watched_page, chosen: str) -> None:
     """The switch sets only `color-scheme`; every colour of the palette must follow it, though the system
     prefers the other scheme, and be the colour that scheme has without a choice. Text stays readable."""
+    page, _ = watched_page
     other = "dark" if chosen == "light" else "light"
-    context = browser.new_context(viewport=DESKTOP, base_url=server, color_scheme=chosen)
-    try:
-        page = context.new_page()
-        page.goto("/")
-        native = page.evaluate(PALETTE)  # the chosen scheme as the system's, no choice made
-        assert len(native) >= 15 and {name for pair in TEXT_ON for name in pair} <= set(native)
-        page.emulate_media(color_scheme=other)
-        assert set(page.evaluate(PALETTE).items()).isdisjoint(native.items())  # every colour has two sides
+    page.emulate_media(color_scheme=chosen)  # the system's
+    page.goto("/")
+    native = page.evaluate(PALETTE)  # the chosen scheme as the system's, no choice made
+    assert len(native) >= 15 and {name for pair in TEXT_ON for name in pair} <= set(native)
+    page.emulate_media(color_scheme=other)
+    assert set(page.evaluate(PALETTE).items()).isdisjoint(native.items())  # every colour has two sides
 
-        toggle = page.get_by_role("button", name="Dark theme")
-        toggle.click()  # the system's scheme is on screen, so the switch turns to the chosen one
-        expect(toggle).to_have_attribute("aria-pressed", str(chosen == "dark").lower())
-        assert page.evaluate("document.documentElement.dataset.theme") == chosen
-        assert page.evaluate(PALETTE) == native
-        body = "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
-        assert page.evaluate(body) == [native["--bg"], native["--fg"]]
-        for text, ground in TEXT_ON:
-            assert contrast(native[text], native[ground]) >= 4.5, (chosen, text, ground)
-    finally:
-        context.close()
+    toggle = page.get_by_role("button", name="Dark theme")
+    toggle.click()  # the system's scheme is on screen, so the switch turns to the chosen one
+    expect(toggle).to_have_attribute("aria-pressed", str(chosen == "dark").lower())
+    assert page.evaluate("document.documentElement.dataset.theme") == chosen
+    assert page.evaluate(PALETTE) == native
+    body = "[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]"
+    assert page.evaluate(body) == [native["--bg"], native["--fg"]]
+    for text, ground in TEXT_ON:
+        assert contrast(native[text], native[ground]) >= 4.5, (chosen, text, ground)
 
 
 def test_print_hides_the_controls_and_keeps_figures_whole(watched_page) -> None:
@@ -269,7 +261,7 @@ def test_print_hides_the_controls_and_keeps_figures_whole(watched_page) -> None:
     )
 
 
-def test_reduced_motion_turns_off_smooth_scrolling_and_transitions(watched_page, browser, server) -> None:
+def test_reduced_motion_turns_off_smooth_scrolling_and_transitions(watched_page) -> None:
     page, _ = watched_page  # the fixture's context asks for reduced motion
     page.goto("/")
     assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == "auto"
@@ -277,13 +269,9 @@ def test_reduced_motion_turns_off_smooth_scrolling_and_transitions(watched_page,
         "(el) => getComputedStyle(el).transitionDuration"
     )
     assert set(duration.split(", ")) == {"0s"}
-    context = browser.new_context(base_url=server, reduced_motion="no-preference")
-    try:
-        moving = context.new_page()
-        moving.goto("/")
-        assert moving.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == "smooth"
-    finally:
-        context.close()
+    page.emulate_media(reduced_motion="no-preference")
+    page.goto("/")
+    assert page.evaluate("getComputedStyle(document.documentElement).scrollBehavior") == "smooth"
 
 
 # ---- predict, then reveal ----------------------------------------------------------------------------------
