@@ -10,13 +10,16 @@ run with the rest; any run that chooses with `-m` (such as `-m screenshots` or `
 it chose.
 """
 
+from __future__ import annotations
+
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
-from fastapi.testclient import TestClient
 
-from app.main import create_app
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 # Files whose cost the count of their tests misjudges (schemathesis, nginx, slow clients, subprocesses, a
 # server killed under load, the translator's held-out set, the curve measured again, landing and scrolling the
@@ -71,5 +74,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def client() -> Iterator[TestClient]:
+    # Imported here, not above: the process that only hands out the files (xdist's) never needs the app, and
+    # importing it cost that process over a second before the workers started.
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
     with TestClient(create_app()) as test_client:
         yield test_client
