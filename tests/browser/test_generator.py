@@ -192,9 +192,10 @@ def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page)
     paused_at = int(progress(figure).get_attribute("aria-valuenow"))
     assert 1 <= paused_at < 4
     expect(figure.locator("[data-part=progress-text]")).to_contain_text("paused")
-    # Paused, no word is written in the time playing would write two: the figure's own step, read from it.
+    # Paused, no word is written in the time playing would write two: the figure's own step, read from it, run
+    # on the page's clock (every timer due in that time fires).
     step_ms = page.evaluate("async () => (await import('/static/js/figures/generator/playback.js')).STEP_MS")
-    page.wait_for_timeout(2.5 * step_ms)
+    page.clock.run_for(2.5 * step_ms)
     expect(progress(figure)).to_have_attribute("aria-valuenow", str(paused_at))
 
     page.keyboard.press("Tab")  # Step back
@@ -211,6 +212,7 @@ def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page)
 
     resume.focus()
     page.keyboard.press("Space")  # writes on from the word shown
+    write_to_the_end(figure)
     expect(figure.locator("[data-part=translation]")).to_have_text(DEFAULT_TRANSLATION)
     expect(pause).to_have_attribute("aria-disabled", "true")  # nothing left to write
     expect(button(figure, "Step")).to_have_attribute("aria-disabled", "true")
@@ -219,6 +221,7 @@ def test_pause_becomes_resume_and_the_steps_work_from_the_keyboard(watched_page)
     # Generate again starts over from the first word.
     button(figure, "Generate").click()
     expect(pause).to_have_attribute("aria-disabled", "false")
+    write_to_the_end(figure)
     expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
     assert_cross_arcs(figure, 4)
 
@@ -405,6 +408,7 @@ def test_typing_without_enter_marks_the_french_stale_and_says_what_to_do(watched
     sentence.fill("the farmer sold the horse")
     expect(figure.locator("[data-part=drawing]")).to_have_class(STALE)
     button(figure, "Generate").click()
+    write_to_the_end(figure)
     expected = translate(page, "the farmer sold the horse")
     expect(translation).to_have_text(expected["translation"])
     expect(figure.locator(".gen-token--source .token__text")).to_have_text(expected["source"])
@@ -587,6 +591,7 @@ def test_reduced_motion_writes_words_without_transitions(watched_page):
     page, _ = watched_page
     figure = open_generator(page)  # the fixture's page asks for reduced motion
     button(figure, "Generate").click()
+    write_to_the_end(figure)
     expect(progress(figure)).to_have_attribute("aria-valuenow", "4")
     durations = figure.evaluate(
         "f => [f.querySelector('.gen-token.is-new'), f.querySelector('.gen-arcs__group.is-current')]"
@@ -596,8 +601,9 @@ def test_reduced_motion_writes_words_without_transitions(watched_page):
 
 
 def write_to_the_end(figure: Locator) -> None:
-    """Once the first word is written, run the page's clock through the rest of the words (STEP_MS each)
-    rather than waiting for them: what is written is the same, only the waiting goes."""
+    """Once a word is written (the first, or the one a paused translation shows), run the page's clock through
+    the rest of the words (STEP_MS each) rather than waiting for them: what is written is the same, only the
+    waiting goes."""
     expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"\S"))
     figure.page.clock.run_for(STEP_MS * (TRAINED_MAX_WORDS + 2))
 
