@@ -25,7 +25,6 @@ from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
-from training.parallel_heldout import NOVEL_NEGATED, NOVEL_OBJECTS
 from training.written import SECOND, agreement
 from training.written import load as load_written
 
@@ -256,17 +255,16 @@ def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() ->
         f"{novel['heldout_pairs']:,} pairs built from" in text
         and f"{percent(novel['exact_match'])} exact, {percent(novel['alignment'])} aligned" in text
     )
-    negated, progressive = (record["constructions"][name] for name in ("negated", "progressive"))
+    for found in record["constructions"].values():
+        assert (
+            f"{found['heldout_pairs']:,} pairs with {found['description']}: {percent(found['exact_match'])} "
+            f"exact, {percent(found['alignment'])} aligned"
+        ) in text
+    everyday = record["everyday"]
     assert (
-        f"{negated['heldout_pairs']:,} pairs that negate in the present one of the {len(NOVEL_NEGATED)} verbs"
-        in text
-    )
-    assert (
-        f"{progressive['heldout_pairs']:,} pairs in the progressive with one of the {len(NOVEL_OBJECTS)}"
-        " held-out verb–object pairings" in text
-    )
-    for found in (negated, progressive):
-        assert f"{percent(found['exact_match'])} exact, {percent(found['alignment'])} aligned" in text
+        f"Of {everyday['sentences']} everyday sentences written for the test without looking at its words, "
+        f"it writes {everyday['right']} right and refuses {everyday['refused']}"
+    ) in text
     assert (
         f"{record['parameters'] / 1e6:.2f} M parameters (d_model {record['d_model']}, "
         f"{record['heads']} heads, {record['encoder_layers']} + {record['layers']} layers), trained in "

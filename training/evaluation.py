@@ -7,6 +7,7 @@ translator_record.json); the tests measure the committed weights the same way. S
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -314,3 +315,38 @@ def unread_measured(translator: Translator, best_layer: int, right: Sequence[Ali
     joined = joined_sentences([p.english for p in right], JOINED, TRAINED_MAX_WORDS)
     found = unread_record(translator, best_layer, kinds, right, joined, links)
     return {"vocabulary_kinds": vocabulary_kinds, "unread": found}
+
+
+# ---- figure 5: everyday sentences written blind ------------------------------------------------------------
+
+EVERYDAY = Path(__file__).resolve().parent.parent / "tests" / "models" / "translator_everyday.txt"
+
+
+def everyday_sentences(path: Path = EVERYDAY) -> list[tuple[list[str], list[list[str]]]]:
+    """The everyday sentences written for the test blind to the translator's vocabulary: each English
+    sentence's words, and its French references (one or more), as tokens."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [line.split(" | ") for line in lines if line.strip() and not line.startswith("#")]
+    return [(english.split(), [french.split() for french in references]) for english, *references in rows]
+
+
+def everyday_measured(translator: Translator, path: Path = EVERYDAY) -> dict[str, Any]:
+    """How the translator does on the everyday sentences: how many it writes as one of the references
+    (token for token), how many it refuses for a word it does not know, and those words."""
+    sentences = everyday_sentences(path)
+    known = set(translator.source_index)
+    unknown = [[w for w in english if w not in known] for english, _ in sentences]
+    right = [
+        english
+        for (english, references), missing in zip(sentences, unknown, strict=True)
+        if not missing and translator.translate(english).target in references
+    ]
+    return {
+        "everyday": {
+            "sentences": len(sentences),
+            "right": len(right),
+            "refused": sum(bool(m) for m in unknown),
+            "unknown_words": sorted({w for m in unknown for w in m}),
+            "right_sentences": [" ".join(e) for e in right],
+        }
+    }

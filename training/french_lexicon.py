@@ -46,6 +46,57 @@ NOT = ("not", "ne", "pas")  # the English word and the two French ones around th
 # The progressive, in the present only: "is sleeping" -> "dort", the French verb aligned to both English words
 # (the past progressive would need the imparfait, which the grammar does not write).
 
+# Modals, in the present, for the same rows as the copula: "can sleep" -> "peut dormir", "wants to sleep" ->
+# "veut dormir"; the French modal is aligned to the English one (and "to"), the infinitive to the verb.
+MODAL_ENGLISH = {
+    "can": ("can", "can", "can", "can", "can"),
+    "must": ("must", "must", "must", "must", "must"),
+    "want": ("wants", "want", "want", "want", "want"),
+}
+MODAL_FRENCH = {
+    "can": ("peut", "peuvent", "pouvons", "peux", "pouvez"),
+    "must": ("doit", "doivent", "devons", "dois", "devez"),
+    "want": ("veut", "veulent", "voulons", "veux", "voulez"),
+}
+VERY = ("very", "très")  # before a predicate adjective: "very happy" -> "très heureux"
+# Questions: yes/no with "est-ce que" before the sentence's own order ("does the dog sleep" -> "est-ce que le
+# chien dort", both French words aligned to the English word that opens the question); "where" and "who".
+QUESTION = ("est-ce", "que")
+WHERE = ("where", "où")
+WHO = ("who", "qui")
+
+
+@dataclass(frozen=True)
+class TimeWord:
+    """A time word or phrase at the end of a clause ("yesterday" -> "hier", "every morning" -> "chaque
+    matin"), and the tenses it goes with."""
+
+    english: tuple[str, ...]
+    french: tuple[str, ...]
+    tenses: tuple[str, ...]
+
+    @property
+    def alignment(self) -> tuple[tuple[int, ...], ...]:
+        """Word for word when both have as many words ("every morning" -> "chaque matin"), else each French
+        word to every English one ("tonight" -> "ce soir")."""
+        if len(self.english) == len(self.french):
+            return tuple((k,) for k in range(len(self.french)))
+        return tuple(tuple(range(len(self.english))) for _ in self.french)
+
+
+_BOTH = ("present", "past")
+TIME_WORDS: tuple[TimeWord, ...] = (
+    TimeWord(("yesterday",), ("hier",), ("past",)),
+    TimeWord(("last", "night"), ("hier", "soir"), ("past",)),
+    TimeWord(("today",), ("aujourd'hui",), _BOTH),
+    TimeWord(("this", "morning"), ("ce", "matin"), _BOTH),
+    TimeWord(("now",), ("maintenant",), ("present",)),
+    TimeWord(("tonight",), ("ce", "soir"), ("present",)),
+    TimeWord(("every", "day"), ("chaque", "jour"), ("present",)),
+    TimeWord(("every", "morning"), ("chaque", "matin"), ("present",)),
+    TimeWord(("every", "evening"), ("chaque", "soir"), ("present",)),
+)
+
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
 # Elision and the forms before a vowel (or a mute h: every French word of the lexicon beginning with h has
@@ -59,6 +110,7 @@ ELISION = {
     "de": "d'",
     "je": "j'",
     "ne": "n'",
+    "que": "qu'",
     "ce": "cet",
     "ma": "mon",
     "ta": "ton",
@@ -125,6 +177,10 @@ class Adjective:
         return self.french[(gender == "f") + 2 * (number == "pl")]
 
 
+# Verbs (by past) the grammar never puts in the progressive ("is liking"): their -ing form is no word of it.
+STATIVE = frozenset({"liked", "loved", "hated", "had"})
+
+
 @dataclass(frozen=True)
 class Verb:
     english: tuple[str, str, str]  # 3rd singular present, plural present, past
@@ -134,6 +190,12 @@ class Verb:
     frame: Literal["intransitive", "transitive", "ditransitive"]
     objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
     bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
+    infinitive: str = ""  # after a modal: "can sleep" -> "peut dormir"
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        """Its English forms: the three of ``english``, then the -ing form unless it is STATIVE."""
+        return self.english if self.english[2] in STATIVE else (*self.english, self.ing)
 
     @property
     def ing(self) -> str:
@@ -192,8 +254,8 @@ ADJECTIVES: tuple[Adjective, ...] = tuple(
     for en, ms, fs, mp, fp, position, kinds, kind_of in _rows("adjectives")
 )
 VERBS: tuple[Verb, ...] = tuple(
-    Verb((s, p, past), (f3s, f3p, f1p, f1s, f2p), part, aux, frame, _kinds(objects), bare)  # type: ignore[arg-type]
-    for s, p, past, f3s, f3p, f1p, f1s, f2p, part, aux, frame, objects, bare in _rows("verbs")
+    Verb((s, p, past), (f3s, f3p, f1p, f1s, f2p), part, aux, frame, _kinds(objects), bare, inf)  # type: ignore[arg-type]
+    for s, p, past, f3s, f3p, f1p, f1s, f2p, part, aux, frame, objects, bare, inf in _rows("verbs")
 )
 DETERMINERS: tuple[Determiner, ...] = tuple(
     Determiner(
@@ -233,6 +295,13 @@ def lexicon_entries() -> list[tuple[str, str]]:
         *((" ".join(p.english), "prep") for p in PREPOSITIONS),
         *((p.english, "pron") for p in PRONOUNS),
         ("do", "verb"),
+        ("can", "verb"),
+        ("must", "verb"),
+        (VERY[0], "adv"),
+        ("want", "verb"),
+        (WHERE[0], "adv"),
+        (WHO[0], "pron"),
+        *((" ".join(t.english), "adv") for t in TIME_WORDS),
         (NOT[0], "adv"),
         (AND[0], "conj"),
         (BUT[0], "conj"),
@@ -256,9 +325,11 @@ def _english_forms() -> list[str]:
     for n in NOUNS:
         words += n.en("sg") + (n.en("pl") if n.english[1] else [])
     words += [a.english for a in ADJECTIVES]
-    words += [w for v in VERBS for w in (*v.english, v.ing)]
+    words += [w for v in VERBS for w in v.forms]
     words += [w for forms in COPULA_ENGLISH.values() for w in forms]
     words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
+    words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
+    words += [w for t in TIME_WORDS for w in t.english]
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS]
@@ -298,7 +369,20 @@ def _allowed_links() -> set[tuple[str, str]]:
             links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
             links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
     for v in VERBS:  # the progressive: "is sleeping" -> "dort", "are sleeping" -> "dorment"
-        links |= {(v.ing, f) for f in v.french} | set(zip(COPULA_ENGLISH["present"], v.french, strict=True))
+        links |= {(w, f) for w in v.forms[3:] for f in v.french}
+        links |= set(zip(COPULA_ENGLISH["present"], v.french, strict=True))
+    # modals: "can sleep" -> "peut dormir", "wants to sleep" -> "veut dormir"; in a question, do-support:
+    # "does she want to sleep" -> "est-ce qu' elle veut dormir" (veut aligned to does, want and to)
+    for modal, english in MODAL_ENGLISH.items():
+        links |= set(zip(english, MODAL_FRENCH[modal], strict=True))
+    links |= {(w, f) for w in (TO[0], "want", *DO_ENGLISH["present"]) for f in MODAL_FRENCH["want"]}
+    links |= {(v.english[1], v.infinitive) for v in VERBS}
+    # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
+    openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
+    links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
+    links |= {WHERE, WHO, VERY}
+    for t in TIME_WORDS:
+        links |= {(t.english[e], f) for f, source in zip(t.french, t.alignment, strict=True) for e in source}
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
     for p in PREPOSITIONS:
@@ -321,11 +405,12 @@ def _allowed_links() -> set[tuple[str, str]]:
 
 def english_kinds() -> dict[str, list[str]]:
     """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
-    verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms),
-    auxiliary (do, does, did), negation (not), adjective, number (the determiners the app's lexicon calls
+    verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms), auxiliary
+    (do, does, did, can, must), negation (not), adjective, number (the determiners the app's lexicon calls
     numbers: "two", "three"), determiner, preposition (every word of one: "in", "front", "of"), pronoun,
-    conjunction. The page lists the vocabulary by these kinds, and the translator's check for unread words
-    reads nouns, verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
+    conjunction, adverb (very), question (where, who), time (every word of a time word: "every", "morning").
+    The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
+    verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
     from app.models.lexicon import lookup
 
     def is_number(word: str) -> bool:
@@ -336,9 +421,9 @@ def english_kinds() -> dict[str, list[str]]:
         "noun": [
             w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
         ],
-        "verb": [w for v in VERBS for w in (*v.english, v.ing)],
+        "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
-        "auxiliary": [w for forms in DO_ENGLISH.values() for w in forms],
+        "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],
         "negation": [NOT[0]],
         "adjective": [a.english for a in ADJECTIVES],
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
@@ -346,6 +431,9 @@ def english_kinds() -> dict[str, list[str]]:
         "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
         "pronoun": [p.english for p in PRONOUNS],
         "conjunction": [AND[0], BUT[0]],
+        "adverb": [VERY[0]],
+        "question": [WHERE[0], WHO[0]],
+        "time": [w for t in TIME_WORDS for w in t.english],
     }
     return {kind: sorted(set(words)) for kind, words in kinds.items()}
 

@@ -8,8 +8,9 @@ the long ones. ``training_pairs`` are figure 1's examples, then distinct pairs o
 Two held-out sets measure the translator. ``heldout_pairs`` draws from the training grammar with another
 seed (sentences never in training, but of the kind training had). ``novel_pairs`` draws sentences the
 training stream is built never to contain, held out by construction (training/parallel_heldout.py says
-which combinations); a third set, ``negated_pairs``, holds out a verb negated in the present in the same way,
-and a fourth, ``progressive_pairs``, a verb in the progressive after "i", "we" or "you".
+which combinations). Each construction has a held-out set of its own, drawn the same way (CONSTRUCTION_SETS):
+a verb negated in the present, the progressive and a yes/no question with a held-out object, a verb after
+"want to".
 """
 
 from __future__ import annotations
@@ -20,16 +21,21 @@ from functools import lru_cache
 
 from training.parallel_grammar import Grammar
 from training.parallel_heldout import (
+    MODAL,
     NEGATION,
     OBJECT,
     PAIRING,
     PROGRESSIVE,
+    QUESTION,
+    modal_description,
     negated_description,
     progressive_description,
+    question_description,
 )
 from training.parallel_phrases import Pair, example_pairs, to_pair
 
 MIN_WORDS, MAX_WORDS = 3, 30
+TRAINING_PAIRS = 80000  # how many pairs the translator trains on (training/train_translator.py's default)
 
 
 def pairs(seed: int, novel: bool = False, goals: tuple[str, ...] = (PAIRING, OBJECT)) -> Iterator[Pair]:
@@ -44,7 +50,9 @@ def pairs(seed: int, novel: bool = False, goals: tuple[str, ...] = (PAIRING, OBJ
             yield to_pair(sentence)
 
 
-TRAINING_SEED, HELDOUT_SEED, NOVEL_SEED, NEGATED_SEED, PROGRESSIVE_SEED = 1, 2, 3, 4, 5
+TRAINING_SEED, HELDOUT_SEED, NOVEL_SEED, NEGATED_SEED, PROGRESSIVE_SEED, MODAL_SEED, QUESTION_SEED = range(
+    1, 8
+)
 
 
 def distinct_pairs(
@@ -99,11 +107,26 @@ def negated_pairs(count: int, training: int) -> tuple[Pair, ...]:
 
 @lru_cache(maxsize=4)
 def progressive_pairs(count: int, training: int) -> tuple[Pair, ...]:
-    """``count`` pairs held out by construction that put after "i", "we" or "you" in the progressive a verb
-    training puts in the progressive only after a third person (NOVEL_PROGRESSIVE), none among
-    ``training_pairs(training)``."""
+    """``count`` pairs held out by construction that put in the progressive a verb with an object it never
+    takes in training (NOVEL_OBJECTS), none among ``training_pairs(training)``."""
     seen = frozenset(p.source for p in training_pairs(training))
     return tuple(distinct_pairs(count, PROGRESSIVE_SEED, seen, novel=True, goals=(PROGRESSIVE,)))
+
+
+@lru_cache(maxsize=4)
+def modal_pairs(count: int, training: int) -> tuple[Pair, ...]:
+    """``count`` pairs held out by construction that put after "want to" a verb training puts only after
+    "can" (NOVEL_MODAL), none among ``training_pairs(training)``."""
+    seen = frozenset(p.source for p in training_pairs(training))
+    return tuple(distinct_pairs(count, MODAL_SEED, seen, novel=True, goals=(MODAL,)))
+
+
+@lru_cache(maxsize=4)
+def question_pairs(count: int, training: int) -> tuple[Pair, ...]:
+    """``count`` yes/no questions held out by construction, whose verb takes an object it never takes in
+    training (NOVEL_OBJECTS), none among ``training_pairs(training)``."""
+    seen = frozenset(p.source for p in training_pairs(training))
+    return tuple(distinct_pairs(count, QUESTION_SEED, seen, novel=True, goals=(QUESTION,)))
 
 
 # The held-out sets of one construction each, by the name the record and the page give them: how each is
@@ -111,4 +134,6 @@ def progressive_pairs(count: int, training: int) -> tuple[Pair, ...]:
 CONSTRUCTION_SETS: dict[str, tuple[Callable[[int, int], tuple[Pair, ...]], Callable[[], str]]] = {
     "negated": (negated_pairs, negated_description),
     "progressive": (progressive_pairs, progressive_description),
+    "modal": (modal_pairs, modal_description),
+    "question": (question_pairs, question_description),
 }

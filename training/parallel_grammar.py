@@ -20,6 +20,8 @@ from training.french_lexicon import (
     NOUN,
     NOUNS,
     PREPOSITIONS,
+    STATIVE,
+    TIME_WORDS,
     VERB,
     VERBS,
     Noun,
@@ -27,18 +29,26 @@ from training.french_lexicon import (
     Verb,
 )
 from training.parallel_heldout import (
+    MODAL,
     NEGATION,
+    NOVEL_MODAL,
     NOVEL_NEGATED,
     NOVEL_OBJECTS,
     NOVEL_PAIRINGS,
     OBJECT,
     PAIRING,
     PROGRESSIVE,
+    QUESTION,
 )
 from training.parallel_phrases import Article, Phrase, Tense
 
 NEGATED = 0.15  # the share of clauses negated, where the verb and object allow it
 PROGRESSIVE_SHARE = 0.3  # the share of clauses in the present with a verb in the progressive ("is sleeping")
+MODAL_SHARE = 0.2  # the share of the other clauses in the present with "can" or "want to" before the verb
+QUESTION_SHARE = 0.15  # the share of sentences that are a question: yes/no, "who …" or "where …"
+MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
+VERY_SHARE = 0.1  # the share of predicate adjectives after "very"
+TIME_SHARE = 0.15  # the share of clauses that end on a time word ("yesterday", "every morning")
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
 _SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
 
@@ -211,7 +221,7 @@ class Grammar:
         """The object of a transitive verb: a noun phrase, a bare noun, or two of them joined by "and"."""
         rng = self.rng
         kinds = verb.objects
-        if self.goal in (OBJECT, PROGRESSIVE):
+        if self.goal in (OBJECT, PROGRESSIVE, QUESTION):
             fits = sorted(n for p, n in NOVEL_OBJECTS if p == verb.english[2])
             if fits:
                 noun = NOUN[fits[0]]
@@ -234,16 +244,45 @@ class Grammar:
             return phrases.coordinated(first, one())
         return first
 
-    def clause(self, tense: Tense, second: bool = False) -> Phrase:
+    def held_out_verb(self, frame: str, held_out: frozenset[str]) -> Verb:
+        """A verb (by past) of ``held_out`` with this frame, or else an intransitive one."""
+        for f in (frame, "intransitive"):
+            held = [v for v in self.verbs[f] if v.english[2] in held_out]
+            if held:
+                return self.rng.choice(held)
+        raise ValueError(f"no verb of {sorted(held_out)} is {frame} or intransitive")
+
+    def clause(self, tense: Tense, second: bool = False, asking: str = "") -> Phrase:
+        """A statement, or with ``asking`` a question: "yes/no" ("does the dog sleep", "is the soup hot") or
+        "who" ("who ate the bread"); a time word may end it."""
+        clause = self._clause(tense, second, asking)
+        fitting = [t for t in TIME_WORDS if tense in t.tenses]
+        if self.goal in ("", PAIRING, OBJECT) and self.rng.random() < TIME_SHARE:
+            clause = phrases.concat(clause, phrases.time_word(self.rng.choice(fitting)))
+        return clause
+
+    def _clause(self, tense: Tense, second: bool, asking: str) -> Phrase:
         rng = self.rng
         roll = rng.random()
-        if self.goal in (OBJECT, PROGRESSIVE) and (second or rng.random() < 0.5):
+        if self.goal in (OBJECT, PROGRESSIVE, QUESTION) and (second or rng.random() < 0.5):
             roll = 0.8  # a transitive verb whose held-out object is drawn below
-        if self.goal == NEGATION and (second or rng.random() < 0.5):
-            roll = 0.4 + 0.6 * rng.random()  # a verb, negated below
-        copular = self.goal != NEGATION and rng.random() < NEGATED  # "was not steep", "is not under"
+        if self.goal in (NEGATION, MODAL) and (second or rng.random() < 0.5):
+            roll = 0.4 + 0.6 * rng.random()  # a verb, negated or after "want to" below
+        if self.goal == MODAL:
+            tense = "present"
+        question = asking == "yes/no"
+        copular = self.goal != NEGATION and not question and rng.random() < NEGATED  # "was not steep"
+
+        def subject_of(kinds: frozenset[str]) -> Phrase:
+            return phrases.who() if asking == "who" else self.subject(kinds, second)
+
+        def be(subject: Phrase, *rest: Phrase) -> Phrase:
+            if question:  # "is the soup hot" -> "est-ce que la soupe est chaude"
+                return phrases.ask(subject, phrases.copula(subject, tense), *rest)
+            return phrases.concat(subject, phrases.copula(subject, tense, copular), *rest)
+
         if roll < 0.30:  # the river bank was steep; the soup is hot and salty
-            subject = self.subject(frozenset({"person", "animal", "thing", "food", "place"}), second)
+            subject = subject_of(frozenset({"person", "animal", "thing", "food", "place"}))
             kind = NOUN[subject.heads[0]].kind if subject.heads else "person"
             fitting = [a.english for a in self.fitting[kind]]
             chosen = rng.sample(fitting, 2 if rng.random() < 0.25 else 1)
@@ -253,58 +292,91 @@ class Grammar:
                 fits = [a for a, n in NOVEL_PAIRINGS if n in subject.heads]
                 if fits:
                     chosen = [fits[0]]
-            return phrases.concat(
-                subject, phrases.copula(subject, tense, copular), phrases.predicate(subject, *chosen)
-            )
+            very = rng.random() < VERY_SHARE
+            return be(subject, phrases.predicate(subject, *chosen, very=very))
         if roll < 0.40:  # the cat was under the table
-            subject = self.subject(frozenset({"person", "animal", "thing", "food"}), second)
-            return phrases.concat(
-                subject, phrases.copula(subject, tense, copular), self.pp(frozenset({"thing", "place"}))
-            )
-        subject = self.subject(LIVING, second)
+            subject = subject_of(frozenset({"person", "animal", "thing", "food"}))
+            return be(subject, self.pp(frozenset({"thing", "place"})))
+        subject = subject_of(LIVING)
         frame = "intransitive" if roll < 0.62 else ("transitive" if roll < 0.92 else "ditransitive")
         verb = rng.choice(self.verbs[frame])
-        if self.goal in (OBJECT, PROGRESSIVE) and frame == "transitive":
+        if self.goal in (OBJECT, PROGRESSIVE, QUESTION) and frame == "transitive":
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
-        # the progressive, in the present: PROGRESSIVE_SHARE of those clauses (never negated)
+        # the progressive, in the present: PROGRESSIVE_SHARE of those clauses
         progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
+        progressive = progressive and verb.english[2] not in STATIVE
         if self.goal == PROGRESSIVE:  # a held-out verb-object pairing in the progressive
             frame, tense, progressive = "transitive", "present", True
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
+        # a modal: MODAL_SHARE of the other clauses in the present, "can" or "want to", never "want to" before
+        # a held-out verb, except in the modal set, which has only those
+        modal = None
+        if tense == "present" and not progressive and rng.random() < MODAL_SHARE:
+            modal = rng.choice(("can", "want") if question else ("can", "want", "must"))
+            if modal == "want" and verb.english[2] in NOVEL_MODAL:
+                modal = "can"
+        if self.goal == MODAL:
+            verb = self.held_out_verb(frame, NOVEL_MODAL)
+            frame, modal, progressive = verb.frame, "want", False
         # negated: NEGATED of the clauses, never a verb held out of negation in the present, except in the
-        # negated set, which negates only those, in the present
+        # negated set, which negates only those, in the present; never a question
         negated = rng.random() < NEGATED and not (verb.english[2] in NOVEL_NEGATED and tense == "present")
-        negated = negated and not progressive
-        if self.goal == NEGATION:
-            verb = rng.choice([v for v in self.verbs[frame] if v.english[2] in NOVEL_NEGATED])
-            negated, tense, progressive = True, "present", False
+        negated = negated and not question
+        if self.goal == NEGATION:  # a held-out verb of this frame, or else an intransitive one
+            verb = self.held_out_verb(frame, NOVEL_NEGATED)
+            frame, negated, tense, progressive, modal = verb.frame, True, "present", False, None
         past = verb.english[2]
         if frame == "intransitive":
-            parts = [subject, phrases.verb_phrase(subject, past, tense, negated, progressive)]
-            if rng.random() < 0.6:
+            verb_phrase = phrases.verb_phrase(subject, past, tense, negated, progressive, modal, question)
+            parts = [subject, verb_phrase]
+            if past in MOVING and rng.random() < 0.5:  # "went to the market" -> "est allé au marché"
+                parts.append(phrases.to(self.np(frozenset({"place"}), adjectives=rng.random() < 0.3)))
+            elif rng.random() < 0.6:
                 parts.append(self.pp())
-            return phrases.concat(*parts)
+            return (phrases.ask if question else phrases.concat)(*parts)
         obj = self.objects(verb)
         for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object
             if phrases.negatable(obj):
                 break
             obj = self.objects(verb)
         negated = negated and phrases.negatable(obj)
-        if frame == "transitive":
-            rest = [self.pp()] if rng.random() < 0.3 else []
-            return phrases.transitive(
-                subject, past, tense, obj, *rest, negated=negated, progressive=progressive
-            )
-        to_whom = phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))
+        rest = [self.pp()] if frame == "transitive" and rng.random() < 0.3 else []
+        if frame == "ditransitive":
+            rest = [phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))]
         return phrases.transitive(
-            subject, past, tense, obj, to_whom, negated=negated, progressive=progressive
+            subject,
+            past,
+            tense,
+            obj,
+            *rest,
+            negated=negated,
+            progressive=progressive,
+            modal=modal,
+            question=question,
         )
+
+    def where(self, tense: Tense) -> Phrase:
+        """ "where is the cat" -> "où est le chat", or "where does the man work" -> "où est-ce que l' homme
+        travaille" (an intransitive verb, perhaps in the progressive)."""
+        rng = self.rng
+        if rng.random() < 0.5:
+            return phrases.where(self.np(frozenset({"person", "animal", "thing", "food"})), None, tense)
+        subject = self.subject(LIVING, second=True)
+        verb = rng.choice(self.verbs["intransitive"])
+        progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
+        asked = phrases.verb_phrase(subject, verb.english[2], tense, progressive=progressive, question=True)
+        return phrases.where(subject, asked, tense)
 
     def sentence(self) -> Phrase:
         rng = self.rng
         tense: Tense = "past" if rng.random() < 0.55 else "present"
         if self.novel:
             self.goal = rng.choice(self.goals)
+        if self.goal == QUESTION or (self.goal in ("", PAIRING, OBJECT) and rng.random() < QUESTION_SHARE):
+            kind = "yes/no" if self.goal == QUESTION else rng.choice(("yes/no", "yes/no", "who", "where"))
+            if kind == "where":
+                return self.where(tense)
+            return self.clause(tense, asking=kind)
         if rng.random() < 0.3:
             left = self.clause(tense)
             second_tense: Tense = tense if rng.random() < 0.8 else ("present" if tense == "past" else "past")

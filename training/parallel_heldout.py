@@ -8,15 +8,21 @@ sentences that have one:
 * **a verb with an object noun it never takes in training** (NOVEL_OBJECTS: "ate the cake", "painted the
   wall", "drank milk", ...);
 * **a verb negated in the present** that training negates only in the past (NOVEL_NEGATED, one verb in
-  five: "does not swim" -> "ne nage pas", where training has "swims" -> "nage", "did not swim" -> "n' a pas
-  nagé" and other verbs negated in the present), the set ``negated_pairs`` holds. And **the progressive
-  with a held-out verb-object pairing** ("we are drinking milk" -> "nous buvons du lait"), which training
-  has in the simple tenses for neither, the set ``progressive_pairs`` holds. A set that put a few verbs in the
-  progressive after "i", "we" or "you" only there (training had them after a third person) was tried
-  first: the model wrote 74.5% of it right, most misses with the third person's form ("je court" for "je
-  cours"), the same lesson as the negation's. Holding out their negation
-  altogether was tried first: "did not swim" asks for "nagé" from "swim", a pairing no training sentence
-  shows, and the model wrote 27.5% of those sentences right.
+  five, never one of EVERYDAY_VERBS: "does not work" -> "ne travaille pas", where training has "works" ->
+  "travaille", "did not work" -> "n' a pas travaillé" and other verbs negated in the present), the set
+  ``negated_pairs`` holds;
+* **a verb after "want to"** that training puts only after "can" (NOVEL_MODAL, another verb in five: "she
+  wants to laugh" -> "elle veut rire", where training has "she can laugh" -> "elle peut rire" and other verbs
+  after "want to"), the set ``modal_pairs`` holds;
+* **the progressive, or a yes/no question, with a held-out verb-object pairing** ("we are drinking milk" ->
+  "nous buvons du lait", "do you drink milk" -> "est-ce que vous buvez du lait"), which training has in
+  neither construction, the sets ``progressive_pairs`` and ``question_pairs`` hold.
+
+Two harder designs were tried first. Holding out the negation of a few verbs altogether: "did not swim" asks
+for "nagé" from "swim", a pairing no training sentence shows, and the model wrote 27.5% of those sentences
+right. Putting a few verbs in the progressive after "i", "we" or "you" only in the held-out set (training
+had them after a third person): 74.5% right, most misses with the third person's form ("je court" for "je
+cours").
 
 Every word and every construction of the novel sets is in training; only these combinations are not. A
 model that learned word-by-word rules (agreement, order, contraction) translates them; one that memorised
@@ -29,13 +35,14 @@ that way wrote those sentences right 23% of the time, against 98 to 99.5% for th
 generalises to new combinations of what it has seen, not to a construction it has never seen. Readers write
 such sentences, so training now has them, and the novel set keeps to combinations.
 
-A phrase carries the names of the held-out properties it has (PAIRING, OBJECT, NEGATION, PROGRESSIVE) in
-its ``novel`` set; the phrase builders (training/parallel_phrases.py) mark them.
+A phrase carries the names of the held-out properties it has (PAIRING, OBJECT, NEGATION, PROGRESSIVE, MODAL,
+QUESTION) in its
+``novel`` set; the phrase builders (training/parallel_phrases.py) mark them.
 """
 
 from __future__ import annotations
 
-from training.french_lexicon import VERBS
+from training.french_lexicon import VERB, VERBS
 
 # What the training stream never holds (see the module's docstring): (adjective, noun) and (verb's past,
 # object noun) pairings.
@@ -66,13 +73,21 @@ NOVEL_OBJECTS: frozenset[tuple[str, str]] = frozenset(
         ("bought", "hat"),
     }
 )
+# The verbs readers use most, never held out of a construction: "does not have", "wants to go" are trained.
+EVERYDAY_VERBS = frozenset({"went", "had", "came", "ate", "saw"})
+_HOLDABLE = sorted(v.english[2] for v in VERBS if v.english[2] not in EVERYDAY_VERBS)
 # Verbs training never negates in the present, one in five by past form: negated_pairs negates only these.
-NOVEL_NEGATED: frozenset[str] = frozenset(sorted(v.english[2] for v in VERBS)[2::5])
-PAIRING, OBJECT, NEGATION, PROGRESSIVE = (
+NOVEL_NEGATED: frozenset[str] = frozenset(_HOLDABLE[2::5])
+# Verbs training puts after "can" and never after "want to", another one in five: modal_pairs gives them
+# "want to" ("she wants to laugh" -> "elle veut rire"; training has "she can laugh" -> "elle peut rire").
+NOVEL_MODAL: frozenset[str] = frozenset(_HOLDABLE[1::5])
+PAIRING, OBJECT, NEGATION, PROGRESSIVE, MODAL, QUESTION = (
     "adjective-noun pairing",
     "verb-object pairing",
     "negated verb",
     "progressive with a held-out verb-object pairing",
+    "verb after want to",
+    "question with a held-out verb-object pairing",
 )
 
 
@@ -93,9 +108,26 @@ def progressive_description() -> str:
     )
 
 
+def modal_description() -> str:
+    """What the modal held-out set holds, in a phrase the page can show."""
+    example = min(VERB[past].english[1] for past in NOVEL_MODAL)
+    return (
+        f"a verb after “want to” that training puts only after “can” ({len(NOVEL_MODAL)} of the {len(VERBS)} "
+        f"verbs, such as “wants to {example}”)"
+    )
+
+
+def question_description() -> str:
+    """What the question held-out set holds, in a phrase the page can show."""
+    return (
+        f"a yes/no question whose verb takes an object it never takes in training (one of the "
+        f"{len(NOVEL_OBJECTS)} verb–object pairings held out, such as “do you drink milk”)"
+    )
+
+
 def negated_description() -> str:
     """What the negated held-out set holds, in a phrase the page can show."""
     return (
         f"a verb negated in the present that training negates only in the past ({len(NOVEL_NEGATED)} of the "
-        f"{len(VERBS)} verbs, such as “does not swim”)"
+        f"{len(VERBS)} verbs, such as “does not {min(VERB[past].english[1] for past in NOVEL_NEGATED)}”)"
     )

@@ -69,16 +69,23 @@ from training.french_lexicon import (
     ELISION,
     ETRE_PAST,
     ETRE_PRESENT,
+    MODAL_ENGLISH,
+    MODAL_FRENCH,
     NOT,
     NOUN,
     OF,
     PREPOSITION,
     PRONOUN,
+    QUESTION,
     TO,
     VERB,
+    VERY,
+    WHERE,
+    WHO,
     Gender,
     Noun,
     Number,
+    TimeWord,
     begins_with_vowel,
     participle,
 )
@@ -292,32 +299,66 @@ def _row(number: Number, person: int) -> int:
 
 
 def verb_phrase(
-    subject: Phrase, past: str, tense: Tense, negated: bool = False, progressive: bool = False
+    subject: Phrase,
+    past: str,
+    tense: Tense,
+    negated: bool = False,
+    progressive: bool = False,
+    modal: str | None = None,
+    question: bool = False,
 ) -> Phrase:
     """The verb, agreeing with the subject: "slept" -> "a dormi"/"ont dormi", "fell" -> "est tombée";
     ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (elided later);
-    ``progressive`` (in the present, never negated): "is sleeping" -> "dort", the French verb aligned to
-    "to be" and the -ing form."""
+    ``progressive`` (in the present): "is sleeping" -> "dort", the French verb aligned to "to be" and the
+    -ing form, "is not sleeping" -> "ne dort pas"; ``modal`` (in the present, never negated): "can sleep" ->
+    "peut dormir", "wants to sleep" -> "veut dormir"; ``question``: the form whose first English word a
+    question puts before the subject ("does … sleep", "did … sleep", "is … sleeping", "can … sleep", "does …
+    want to sleep")."""
     v = VERB[past]
     row = _row(subject.number, subject.person)
     held_out = frozenset()
     if negated and past in heldout.NOVEL_NEGATED and tense == "present":
         held_out = frozenset({heldout.NEGATION})
     if progressive:
-        assert tense == "present" and not negated, (
-            "the grammar writes the progressive in the present, unnegated"
-        )
+        assert tense == "present" and modal is None, "the grammar writes the progressive in the present"
+        if negated:  # is (0) not (1) sleeping (2): "ne dort pas", the verb aligned to is and sleeping
+            return Phrase(
+                [COPULA_ENGLISH[tense][row], NOT[0], v.ing],
+                [(NOT[1], (1,)), (v.french[row], (0, 2)), (NOT[2], (1,))],
+            )
         return Phrase.word([COPULA_ENGLISH[tense][row], v.ing], [v.french[row]])
-    if negated:
-        # does/did (0) not (1) sleep (2): ne and pas render not; the verb (or auxiliary) renders does/did
-        english = [DO_ENGLISH[tense][row], NOT[0], v.english[1]]
+    if modal is not None:
+        # can/must (0) [not (1)] sleep; [does (0)] [not (1)] want to sleep: "peut dormir", "ne peut pas
+        # dormir", "ne veut pas dormir"; the French modal renders every English word but the verb and "not"
+        assert tense == "present", "a modal stands in the present"
+        does = modal == "want" and (question or negated)
+        english = [DO_ENGLISH[tense][row]] if does else []
+        english += [NOT[0]] if negated and does else []
+        english += [MODAL_ENGLISH[modal][1 if does else row]]
+        english += [NOT[0]] if negated and not does else []
+        english += [TO[0]] if modal == "want" else []
+        english.append(v.english[1])
+        modal_words = tuple(k for k, w in enumerate(english[:-1]) if w != NOT[0])
+        verb_french: list[tuple[str, tuple[int, ...]]] = [(MODAL_FRENCH[modal][row], modal_words)]
+        if negated:
+            negation = (english.index(NOT[0]),)
+            verb_french = [(NOT[1], negation), *verb_french, (NOT[2], negation)]
+        french = [*verb_french, (v.infinitive, (len(english) - 1,))]
+        novel = modal == "want" and past in heldout.NOVEL_MODAL
+        return Phrase(english, french, novel=frozenset({heldout.MODAL}) if novel else frozenset())
+    if negated or question:
+        # does/did (0) [not (1)] sleep (2): ne and pas render not; the verb (or auxiliary) renders does/did
+        english = [DO_ENGLISH[tense][row], *([NOT[0]] if negated else []), v.english[1]]
+        last = len(english) - 1
         if tense == "present":
-            verb: list[tuple[str, tuple[int, ...]]] = [(v.french[row], (0, 2))]
+            verb: list[tuple[str, tuple[int, ...]]] = [(v.french[row], (0, last))]
         elif v.auxiliary == "avoir":
-            verb = [(AVOIR[row], (0,)), (v.participle, (2,))]
+            verb = [(AVOIR[row], (0,)), (v.participle, (last,))]
         else:
             agreeing = participle(v.participle, subject.gender, subject.number)
-            verb = [(ETRE_PRESENT[row], (0,)), (agreeing, (2,))]
+            verb = [(ETRE_PRESENT[row], (0,)), (agreeing, (last,))]
+        if not negated:
+            return Phrase(english, verb)
         french = [(NOT[1], (1,)), verb[0], (NOT[2], (1,)), *verb[1:]]
         return Phrase(english, french, novel=held_out)
     if tense == "present":
@@ -348,10 +389,10 @@ def negatable(obj: Phrase) -> bool:
     return not ({"un", "une", "des", "du"} & set(tokens)) and tokens[:1] != ["de"]
 
 
-def predicate(subject: Phrase, adjective: str, *more: str) -> Phrase:
+def predicate(subject: Phrase, adjective: str, *more: str, very: bool = False) -> Phrase:
     """One adjective, or two joined by "and" ("hot and salty" -> "chaude et salée"), agreeing with the
-    subject."""
-    parts: list[Phrase] = []
+    subject; ``very`` before the first: "very happy" -> "très heureux"."""
+    parts: list[Phrase] = [Phrase.word([VERY[0]], [VERY[1]])] if very else []
     for k, word in enumerate((adjective, *more)):
         if k > 0:
             parts.append(Phrase.word([AND[0]], [AND[1]]))
@@ -378,14 +419,54 @@ def transitive(
     *rest: Phrase,
     negated: bool = False,
     progressive: bool = False,
+    modal: str | None = None,
+    question: bool = False,
 ) -> Phrase:
     """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
-    be ``negatable``): "we do not paint the old door"; ``progressive``: "we are painting the old door"."""
-    clause = concat(subject, verb_phrase(subject, past, tense, negated, progressive), obj, *rest)
+    be ``negatable``): "we do not paint the old door"; ``progressive``: "we are painting the old door";
+    ``modal``: "we can paint the old door"; ``question``: "do we paint the old door"."""
+    verb = verb_phrase(subject, past, tense, negated, progressive, modal, question)
+    clause = (ask if question else concat)(subject, verb, obj, *rest)
     clause.novel |= verb_object_novelty(past, obj)
     if progressive and heldout.OBJECT in clause.novel:
         clause.novel |= {heldout.PROGRESSIVE}
+    if question and heldout.OBJECT in clause.novel:
+        clause.novel |= {heldout.QUESTION}
     return clause
+
+
+def ask(subject: Phrase, verb: Phrase, *rest: Phrase) -> Phrase:
+    """A yes/no question: the verb phrase's first English word goes before the subject ("does the dog sleep",
+    "is the soup hot", "can you swim"), and French puts "est-ce que" before the sentence's own order, both
+    words aligned to that English word: "est-ce que le chien dort", "est-ce qu' elle est tombée"."""
+    statement = concat(subject, verb, *rest)
+    n, opener = len(subject.en), len(subject.en)  # the verb phrase's first word, in the statement
+
+    def moved(i: int) -> int:
+        return 0 if i == opener else i + 1 if i < n else i
+
+    en = [statement.en[opener], *statement.en[:opener], *statement.en[opener + 1 :]]
+    fr = [(QUESTION[0], (0,)), (QUESTION[1], (0,))]
+    fr += [(token, tuple(sorted(moved(i) for i in source))) for token, source in statement.fr]
+    return Phrase(en, elide(fr), novel=statement.novel)
+
+
+def where(subject: Phrase, verb: Phrase | None, tense: Tense) -> Phrase:
+    """ "where is the cat" -> "où est le chat" (``verb`` None: the subject a noun phrase), or "where" before a
+    yes/no question: "where does the man work" -> "où est-ce que l' homme travaille"."""
+    if verb is None:
+        return concat(Phrase.word([WHERE[0]], [WHERE[1]]), copula(subject, tense), subject)
+    return concat(Phrase.word([WHERE[0]], [WHERE[1]]), ask(subject, verb))
+
+
+def who() -> Phrase:
+    """ "who" as a subject: "who ate the bread" -> "qui a mangé le pain" (the verb in the third singular)."""
+    return Phrase([WHO[0]], [(WHO[1], (0,))])
+
+
+def time_word(word: TimeWord) -> Phrase:
+    """A time word at the end of a clause: "yesterday" -> "hier", "every morning" -> "chaque matin"."""
+    return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
 
 
 def clauses(left: Phrase, right: Phrase, conjunction: Literal["and", "but"] = "and") -> Phrase:

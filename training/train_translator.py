@@ -36,9 +36,15 @@ from app.models.translator.committed import RECORD_FILE, WEIGHTS_FILE, Translato
 from app.models.translator.network import DECODER_PARAMETERS, ENCODER_PARAMETERS, Translator  # noqa: E402
 from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
-from training.evaluation import measure, unread_measured  # noqa: E402
+from training.evaluation import everyday_measured, measure, unread_measured  # noqa: E402
 from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
-from training.parallel_corpus import CONSTRUCTION_SETS, heldout_pairs, novel_pairs, training_pairs  # noqa: E402
+from training.parallel_corpus import (  # noqa: E402
+    CONSTRUCTION_SETS,
+    TRAINING_PAIRS,
+    heldout_pairs,
+    novel_pairs,
+    training_pairs,
+)
 from training.parallel_heldout import novel_description  # noqa: E402
 from training.parallel_phrases import Pair  # noqa: E402
 from training.steps import reproducible, save  # noqa: E402
@@ -232,11 +238,13 @@ def batch(
 
 
 def remeasure(heldout: list[Pair], novel: list[Pair]) -> None:
-    """Measure the committed translator's check for unread words again and write it, with the vocabulary's
-    kinds, into the record, leaving the weights and the rest of the record as they are."""
+    """Measure the committed translator's check for unread words and its everyday sentences again and write
+    them, with the vocabulary's kinds, into the record, leaving the weights and the rest of the record as they
+    are."""
     model = TranslatorModel(WEIGHTS / WEIGHTS_FILE, WEIGHTS / RECORD_FILE)
     record = {**model.record, **unread_measured(model.translator, model.best_layer, heldout + novel)}
-    print("unread", json.dumps(record["unread"]), flush=True)
+    record |= everyday_measured(model.translator)
+    print("unread", json.dumps(record["unread"]), "everyday", json.dumps(record["everyday"]), flush=True)
     (WEIGHTS / RECORD_FILE).write_text(
         json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -245,12 +253,11 @@ def remeasure(heldout: list[Pair], novel: list[Pair]) -> None:
 def main() -> None:
     parser = command_line(
         __doc__,
-        train=(60000, "training pairs"),
+        train=(TRAINING_PAIRS, "training pairs"),
         heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
         novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
-        negated=(1000, "held-out pairs negating verbs training never negates (negated_pairs)"),
-        progressive=(1000, "held-out pairs, a verb in the progressive after i, we, you (progressive_pairs)"),
-        steps=7000,
+        **{name: (1000, f"held-out pairs: {about()}") for name, (_, about) in CONSTRUCTION_SETS.items()},
+        steps=9000,
         batch_size=64,
         lr=2e-3,
         label_smoothing=0.1,
@@ -264,7 +271,8 @@ def main() -> None:
     parser.add_argument(
         "--measure",
         action="store_true",
-        help="train nothing: measure the committed translator's check for unread words again",
+        help="train nothing: measure the committed translator's check for unread words and the everyday "
+        "sentences again",
     )
     args = parser.parse_args()
     if args.measure:
@@ -376,6 +384,7 @@ def main() -> None:
         ),
         "examples": examples,
         **unread_measured(translator, figures["best_layer"], list(heldout) + list(novel)),
+        **everyday_measured(translator),
     }
     arrays: dict[str, np.ndarray] = {
         **params,
@@ -394,6 +403,7 @@ def main() -> None:
             f"{name}: exact match {f['exact_match']:.1%}, alignment {f['alignment']:.1%}; "
             for name, f in construction_figures.items()
         )
+        + f"everyday sentences right: {record['everyday']['right']} of {record['everyday']['sentences']}; "
         + f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,
     )

@@ -102,6 +102,17 @@ class TranslatorConstruction(TranslatorNovel):
     description: str = Field(description="what the set holds")
 
 
+class EverydayRecord(BaseModel):
+    """How the translator does on everyday sentences written for the test blind to its vocabulary
+    (tests/models/translator_everyday.txt), measured with the committed weights."""
+
+    sentences: int
+    right: int = Field(description="how many it translates as one of the references, token for token")
+    refused: int = Field(description="how many it refuses for a word outside its vocabulary")
+    unknown_words: list[str] = Field(description="those words, alphabetically")
+    right_sentences: list[str] = Field(description="the English of the sentences it translates right")
+
+
 class UnreadThreshold(BaseModel):
     threshold: float
     caught: int = Field(description="of the `left_out` words, how many this threshold flags")
@@ -158,8 +169,8 @@ class TranslatorAbout(BaseModel):
     )
     novel_description: str = Field(description="what that second set holds")
     constructions: dict[str, TranslatorConstruction] = Field(
-        description="the same measures on a held-out set per construction, by name (negated, progressive): "
-        "a verb in a construction training never gives it"
+        description="the same measures on a held-out set per construction, by name (its `description` says "
+        "what it holds): a combination training never has in that construction"
     )
     alignment_method: str
     examples: list[TranslatorExample]
@@ -170,3 +181,4 @@ class TranslatorAbout(BaseModel):
         "pronoun, conjunction), alphabetically; a word may be of two kinds"
     )
     unread: UnreadRecord
+    everyday: EverydayRecord

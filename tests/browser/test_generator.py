@@ -569,7 +569,7 @@ def test_the_word_list_is_there_before_a_refusal_and_narrows_as_you_type(watched
     about = page.request.get("/api/translate/about").json()
     words = figure.locator("details.gen-words")
     expect(words.locator("summary")).to_have_text(
-        f"The {len(about['vocabulary'])} English words it knows, by kind"
+        f"The {len(about['vocabulary']):,} English words it knows, by kind"
     )
     words.locator("summary").press("Enter")  # a keyboard opens it
     nouns = words.get_by_role("list", name="Nouns").get_by_role("listitem")
@@ -580,7 +580,7 @@ def test_the_word_list_is_there_before_a_refusal_and_narrows_as_you_type(watched
     shown = words.locator("li:not([hidden])")
     expect(shown).to_have_text(expected, use_inner_text=True)
     expect(words.locator("[data-part=find-count]")).to_have_text(
-        f"{len(expected)} of {len(about['vocabulary'])} contain “app”."
+        f"{len(expected):,} of {len(about['vocabulary']):,} contain “app”."
     )
     find.fill("zzq")
     expect(shown).to_have_count(0)

@@ -1,5 +1,6 @@
 """The parallel corpus: enough distinct pairs, every alignment consistent, French agreement done right."""
 
+import random
 import re
 from collections import Counter, defaultdict
 
@@ -12,11 +13,14 @@ from training.french_lexicon import (
     ALLOWED_LINKS,
     BEFORE_VOWEL,
     CONTRACTIONS,
+    COPULA_ENGLISH,
+    DETERMINER,
     ELISION,
     ENGLISH_WORDS,
     FRENCH_WORDS,
     NOUN,
     NOUNS,
+    TIME_WORDS,
     VERB,
     VERBS,
     begins_with_vowel,
@@ -25,15 +29,20 @@ from training.french_lexicon import (
 from training.parallel_corpus import (
     MAX_WORDS,
     MIN_WORDS,
+    TRAINING_PAIRS,
     heldout_pairs,
+    modal_pairs,
     negated_pairs,
     novel_pairs,
     progressive_pairs,
+    question_pairs,
     training_pairs,
 )
+from training.parallel_grammar import Grammar
 from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
 from training.parallel_phrases import (
     Pair,
+    ask,
     bare_noun_phrase,
     clauses,
     concat,
@@ -50,6 +59,8 @@ from training.parallel_phrases import (
     to_pair,
     transitive,
     verb_phrase,
+    where,
+    who,
 )
 
 TRAIN, HELDOUT, NOVEL, NEGATED_SET = 30000, 2000, 1000, 300
@@ -133,7 +144,9 @@ def test_translation_is_a_function_of_the_english(
     assert all(len(targets) == 1 for targets in seen.values())
 
 
-def test_every_word_form_occurs_in_training(train: tuple[Pair, ...]) -> None:
+def test_every_word_form_occurs_in_training() -> None:
+    """In the pairs the translator trains on: rare forms ("chantons" after "nous") need them all."""
+    train = training_pairs(TRAINING_PAIRS)
     english = {w for p in train for w in p.english}
     french = {w for p in train for w in p.french}
     assert english == set(ENGLISH_WORDS)
@@ -328,22 +341,29 @@ def _has_novel_pairing(english: tuple[str, ...]) -> bool:
     return False
 
 
+NOUN_WORDS = {w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)}
+CLAUSE_VERBS = {w for v in VERBS for w in v.english} | {*COPULA_ENGLISH["past"], *COPULA_ENGLISH["present"]}
 _OBJECT_VERBS = {p: {*VERB[p].english, VERB[p].ing} for p, _ in NOVEL_OBJECTS}  # "ate", "is eating"
 
 
 def _has_novel_object(english: tuple[str, ...]) -> bool:
-    """A held-out verb, then its held-out object (a determiner, adjectives between), from the English."""
+    """A held-out verb, then its held-out object (a determiner, adjectives between), from the English; the
+    object may be the second of two ("ate the little ice cream and their pretty old cakes")."""
     for past, noun in NOVEL_OBJECTS:
         forms = {NOUN[noun].en("sg")[0]} | ({NOUN[noun].en("pl")[0]} if NOUN[noun].english[1] else set())
         for i, word in enumerate(english):
-            if word in _OBJECT_VERBS[past]:
-                j = i + 1
-                while (
-                    j < len(english) and english[j] not in forms and (english[j] in ADJECTIVE or j == i + 1)
-                ):
-                    j += 1
-                if j < len(english) and english[j] in forms:
-                    return True
+            if word not in _OBJECT_VERBS[past]:
+                continue
+            j, conjunct = i + 1, 0
+            while j < len(english) and english[j] not in forms:
+                if english[j] == "and" and conjunct == 0:
+                    conjunct = 1
+                elif not (english[j] in ADJECTIVE or english[j] in DETERMINER or english[j] in NOUN_WORDS):
+                    break
+                j += 1
+            ends_a_subject = conjunct and j + 1 < len(english) and english[j + 1] in CLAUSE_VERBS
+            if j < len(english) and english[j] in forms and not ends_a_subject:  # "… and the cake was"
+                return True
     return False
 
 
@@ -422,9 +442,10 @@ def test_training_negates_a_held_out_verb_only_in_the_past_and_the_negated_set_i
     held_out = {w for v in VERBS if v.english[2] in NOVEL_NEGATED for w in v.english}
     past = 0
     for pair in train:
-        for k, word in enumerate(pair.english[:-2]):
-            assert not (word in ("do", "does") and pair.english[k + 2] in held_out), pair.source
-            past += word == "did" and pair.english[k + 2] in held_out
+        for k, word in enumerate(pair.english[:-2]):  # "does not swim" ("does the dog swim" asks)
+            negating = pair.english[k + 1] == "not" and pair.english[k + 2] in held_out
+            assert not (word in ("do", "does") and negating), pair.source
+            past += word == "did" and negating
     assert past >= 50  # their negation in the past is trained: "did not swim" -> "n' a pas nagé"
     negated = negated_pairs(NEGATED_SET, len(train))
     assert len(negated) == NEGATED_SET and all(NEGATION in p.novel for p in negated)
@@ -439,9 +460,11 @@ def test_the_progressive_is_the_french_present_aligned_to_be_and_the_ing_form() 
     eating = to_pair(transitive(we, "ate", "present", noun_phrase("the", "bread"), progressive=True))
     assert (eating.source, eating.target) == ("we are eating the bread", "nous mangeons le pain")
     assert _sentence(i, verb_phrase(i, "ran", "present", progressive=True)) == "je cours"
-    for tense, negated in (("past", False), ("present", True)):  # no imparfait; "pas de" left out
-        with pytest.raises(AssertionError):
-            verb_phrase(cat, "slept", tense, negated=negated, progressive=True)
+    with pytest.raises(AssertionError):  # no imparfait
+        verb_phrase(cat, "slept", "past", progressive=True)
+    not_sleeping = to_pair(concat(cat, verb_phrase(cat, "slept", "present", negated=True, progressive=True)))
+    assert (not_sleeping.source, not_sleeping.target) == ("the cat is not sleeping", "le chat ne dort pas")
+    assert not_sleeping.alignment[2:] == ((3,), (2, 4), (3,))  # ne, pas <- not; dort <- is, sleeping
 
 
 def test_the_ing_forms_follow_the_spelling_rules() -> None:
@@ -467,3 +490,79 @@ def test_training_has_the_progressive_and_the_progressive_set_a_held_out_object(
     )
     assert not {p.source for p in progressive} & {p.source for p in train}
     assert all(_has_novel_object(p.english) for p in progressive)
+
+
+def test_modals_take_the_infinitive_and_want_to_is_held_out_for_some_verbs(train: tuple[Pair, ...]) -> None:
+    she, we = pronoun("she"), pronoun("we")
+    can = to_pair(concat(she, verb_phrase(she, "swam", "present", modal="can")))
+    assert (can.source, can.target, can.alignment) == ("she can swim", "elle peut nager", ((0,), (1,), (2,)))
+    wants = to_pair(transitive(we, "ate", "present", noun_phrase("the", "bread"), modal="want"))
+    assert (wants.source, wants.target) == ("we want to eat the bread", "nous voulons manger le pain")
+    assert wants.alignment[1:3] == ((1, 2), (3,))  # voulons <- want, to; manger <- eat
+    with pytest.raises(AssertionError):  # a modal stands in the present, unnegated
+        verb_phrase(she, "swam", "past", modal="can")
+    held_out = {VERB[past].english[1] for past in parallel_heldout.NOVEL_MODAL}
+    wanted = {p.english[k + 2] for p in train for k, w in enumerate(p.english[:-2]) if w in ("want", "wants")}
+    assert wanted and not wanted & held_out  # never "wants to swim" in training
+    canned = {p.english[k + 1] for p in train for k, w in enumerate(p.english[:-1]) if w == "can"}
+    assert held_out <= canned  # but "can swim"
+    modal = modal_pairs(NEGATED_SET, len(train))
+    assert len(modal) == NEGATED_SET and all(parallel_heldout.MODAL in p.novel for p in modal)
+    assert all(any(f"to {w}" in p.source for w in held_out) for p in modal)
+    assert not {p.source for p in modal} & {p.source for p in train}
+
+
+def test_questions_put_est_ce_que_before_the_statement() -> None:
+    dog, she, soup = noun_phrase("the", "dog"), pronoun("she"), noun_phrase("the", "soup")
+    cases = {
+        ("does the dog sleep", "est-ce que le chien dort"): ask(
+            dog, verb_phrase(dog, "slept", "present", question=True)
+        ),
+        ("did she fall", "est-ce qu' elle est tombée"): ask(
+            she, verb_phrase(she, "fell", "past", question=True)
+        ),
+        ("is the soup hot", "est-ce que la soupe est chaude"): ask(
+            soup, copula(soup, "present"), predicate(soup, "hot")
+        ),
+        ("can she swim", "est-ce qu' elle peut nager"): ask(
+            she, verb_phrase(she, "swam", "present", modal="can", question=True)
+        ),
+        ("does she want to swim", "est-ce qu' elle veut nager"): ask(
+            she, verb_phrase(she, "swam", "present", modal="want", question=True)
+        ),
+        ("is the dog sleeping", "est-ce que le chien dort"): ask(
+            dog, verb_phrase(dog, "slept", "present", progressive=True, question=True)
+        ),
+        ("where is the dog", "où est le chien"): where(dog, None, "present"),
+        ("where does she sing", "où est-ce qu' elle chante"): where(
+            she, verb_phrase(she, "sang", "present", question=True), "present"
+        ),
+        ("who ate the bread", "qui a mangé le pain"): concat(
+            who(), verb_phrase(who(), "ate", "past"), noun_phrase("the", "bread")
+        ),
+    }
+    for (source, target), phrase in cases.items():
+        pair = to_pair(phrase)
+        assert (pair.source, pair.target) == (source, target)
+    dort = to_pair(cases[("does the dog sleep", "est-ce que le chien dort")]).alignment
+    assert dort == ((0,), (0,), (1,), (2,), (0, 3))  # est-ce, que <- does; dort <- does, sleep
+
+
+def test_training_asks_questions_and_ends_clauses_on_time_words(train: tuple[Pair, ...]) -> None:
+    starts = Counter(p.english[0] for p in train)
+    assert all(starts[w] >= 100 for w in ("does", "did", "is", "who", "where")), starts
+    assert starts["can"] >= 40, starts
+    assert sum(p.french[0] == "est-ce" for p in train) >= 0.05 * len(train)
+    times = {" ".join(t.english): t for t in TIME_WORDS}
+    ending = Counter(next((t for t in times if p.source.endswith(" " + t)), None) for p in train)
+    assert all(ending[t] >= 50 for t in times), ending
+    grammar = Grammar(random.Random(0))  # "yesterday" ends a clause in the past, "now" one in the present
+    for tense in ("present", "past"):
+        clauses = [" ".join(grammar.clause(tense).en) for _ in range(3000)]
+        ended = Counter(next((t for t in times if c.endswith(" " + t)), None) for c in clauses)
+        assert {t for t in ended if t} == {t for t, word in times.items() if tense in word.tenses}, ended
+    question = question_pairs(NEGATED_SET, len(train))
+    assert len(question) == NEGATED_SET
+    assert all(p.french[:2] in (("est-ce", "que"), ("est-ce", "qu'")) for p in question)
+    assert all(_has_novel_object(p.english) for p in question)
+    assert not {p.source for p in question} & {p.source for p in train}

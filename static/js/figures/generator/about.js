@@ -16,7 +16,8 @@ export function showAbout(el, a) {
   const parts = [
     para(
       `On ${num(a.heldout_pairs)} held-out pairs, whose English it never saw in training, it writes the ` +
-        `reference translation exactly ${pct(a.exact_match)} of the time.`,
+        `reference translation exactly ${pct(a.exact_match)} of the time.` +
+        (a.everyday ? ` ${everydaySentence(a.everyday)}` : ""),
     ),
   ];
   const how = [
@@ -78,6 +79,13 @@ function constructionsPara(sets) {
     (set) => `${set.heldout_pairs.toLocaleString("en")} pairs with ${set.description}: ${pct(set.exact_match)} exact`,
   );
   return para(`Each construction has a held-out set of its own: ${each.join("; ")}.`);
+}
+
+/** How the translator does on everyday sentences written blind to its vocabulary (record `e`, "everyday"). */
+function everydaySentence(e) {
+  const refused = e.refused ? `; it refuses ${e.refused} for a word it does not know` : "";
+  return `Of ${e.sentences} everyday sentences written for the test without looking at its words, it writes ` +
+    `${e.right} right${refused}.`;
 }
 
 /** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */

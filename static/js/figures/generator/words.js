@@ -64,7 +64,7 @@ export class WordList {
     const count = !wanted
       ? ""
       : found
-        ? `${found} of ${this.total} contain ${quote(wanted)}.`
+        ? `${found.toLocaleString("en")} of ${this.total.toLocaleString("en")} contain ${quote(wanted)}.`
         : `None of its words contains ${quote(wanted)}.`;
     if (this.el.findCount.textContent !== count) this.el.findCount.textContent = count;
   }
