@@ -13,7 +13,7 @@ sentence longer than any the model was trained on. The last table is the numpy d
 record (not served: it moves attention weights by up to ~3e-6). ``--in-process`` prints that table alone,
 without starting a server.
 
-OpenBLAS uses every core for a product it finds large enough (the 782-word vocabulary projection, the
+OpenBLAS uses every core for a product it finds large enough (the projection onto the French vocabulary, the
 feed-forward layers, the encoder of a long sentence). With another process busy on the second core, those
 threads wait on each other: run with OPENBLAS_NUM_THREADS=1 and without to see the difference.
 """
