@@ -21,7 +21,7 @@ from app.models.translator.network import Translator
 from app.models.translator.omissions import CONTENT_KINDS, UNREAD_BELOW, readings, word_kinds
 from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.models.verdicts import every_relation_has_its_own_head, serves_every_relation
-from training.french_lexicon import ALLOWED_LINKS, english_kinds
+from training.french_vocabulary import ALLOWED_LINKS, english_kinds
 
 FloatArray = NDArray[np.float64]
 MISSES_KEPT = 8  # held-out pairs translated wrongly, kept in the record as examples
@@ -304,7 +304,7 @@ JOINED = 3000  # the joined sentences the check for unread words is measured on
 
 
 def unread_measured(translator: Translator, best_layer: int, right: Sequence[AlignedPair]) -> dict[str, Any]:
-    """The record's "vocabulary_kinds" (training.french_lexicon.english_kinds) and "unread": how the check
+    """The record's "vocabulary_kinds" (training.french_vocabulary.english_kinds) and "unread": how the check
     for words the translation never read does (``unread_record``) on JOINED sentences made of held-out ones,
     and on the pairs of ``right`` it translates right (the record's held-out and novel pairs)."""
     vocabulary_kinds = english_kinds()

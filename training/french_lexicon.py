@@ -4,7 +4,7 @@ the French.
 The entries are plain text in training/data/french_*.txt, one a line, fields separated by "|" ("-" for "no
 such form"), each file's columns named in its opening comment. They are read once, at import, into the
 records below; the grammar (training/parallel_phrases.py) builds sentences from them, and the vocabularies and
-the word pairs an alignment may link come from them too.
+the word pairs an alignment may link come from them too (training/french_vocabulary.py).
 """
 
 from __future__ import annotations
@@ -176,6 +176,37 @@ class Adjective:
     def fr(self, gender: Gender, number: Number) -> str:
         return self.french[(gender == "f") + 2 * (number == "pl")]
 
+    @property
+    def comparative(self) -> tuple[str, ...]:
+        """Its English comparative, by the spelling rules: one syllable takes -er (taller, bigger, nicer),
+        two ending in y take -ier (happier), the others "more" (more famous); () when the grammar never
+        compares it (NOT_COMPARED, colours and origins: French "meilleur" is no "plus bon")."""
+        word = self.english
+        if word in NOT_COMPARED or self.kind_of == "colour":
+            return ()
+        syllables = len("".join(c if c in "aeiouy" else " " for c in word.rstrip("e")).split())
+        if syllables <= 2 and word.endswith("y") and word[-2] not in "aeiou":
+            return (word[:-1] + "ier",)  # drier, happier
+        if syllables == 1:
+            if word.endswith("e"):
+                return (word + "r",)
+            c, v, last = word[-3:] if len(word) >= 3 else ("a", "a", "a")
+            cvc = c not in "aeiou" and v in "aeiou" and last not in "aeiouwxy"
+            return (word + (last if cvc else "") + "er",)
+        return (MORE[0], word)
+
+
+# Adjectives the grammar never compares: irregular (better, worse) or absolute (empty, broken, first).
+NOT_COMPARED = frozenset(
+    "good bad little huge empty full broken open closed dead electric royal other first next same different "
+    "wooden golden raw blind flat round ancient".split()
+)
+# "taller than" -> "plus grand que", "more famous" -> "plus célèbre"
+MORE, THAN = ("more", "plus"), ("than", "que")
+# Relative clauses: "the man who sings" -> "l' homme qui chante", "the cake that she made" -> "le gâteau qu'
+# elle a fait"; "that" is also a determiner ("that cup" -> "cette tasse").
+RELATIVE = ("who", "that", "qui", "que")  # the English words, then French for a subject and for an object
+
 
 # Verbs (by past) the grammar never puts in the progressive ("is liking"): their -ing form is no word of it.
 STATIVE = frozenset({"liked", "loved", "hated", "had"})
@@ -191,6 +222,12 @@ class Verb:
     objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
     bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
     infinitive: str = ""  # after a modal: "can sleep" -> "peut dormir"
+
+    @property
+    def past_is_plain(self) -> bool:
+        """Whether its simple past is spelt as its plain present ("we read"): the grammar then never writes
+        it in the past, where "we read" would have two translations."""
+        return self.english[2] == self.english[1]
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -283,161 +320,8 @@ PREPOSITION = {" ".join(p.english): p for p in PREPOSITIONS}
 PRONOUN = {p.english: p for p in PRONOUNS}
 
 
-def lexicon_entries() -> list[tuple[str, str]]:
-    """Every entry of the lexicon once, as (English dictionary form, part of speech): ("river bank", "noun"),
-    ("open", "adj") and ("open", "verb") are two entries."""
-    return [
-        *((n.english[0], "noun") for n in NOUNS),
-        *((a.english, "adj") for a in ADJECTIVES),
-        *((v.english[1], "verb") for v in VERBS),
-        ("be", "verb"),
-        *((d.english, "det") for d in DETERMINERS),
-        *((" ".join(p.english), "prep") for p in PREPOSITIONS),
-        *((p.english, "pron") for p in PRONOUNS),
-        ("do", "verb"),
-        ("can", "verb"),
-        ("must", "verb"),
-        (VERY[0], "adv"),
-        ("want", "verb"),
-        (WHERE[0], "adv"),
-        (WHO[0], "pron"),
-        *((" ".join(t.english), "adv") for t in TIME_WORDS),
-        (NOT[0], "adv"),
-        (AND[0], "conj"),
-        (BUT[0], "conj"),
-        (OF[0], "prep"),
-        (TO[0], "prep"),
-    ]
-
-
 def participle(word: str, gender: Gender, number: Number) -> str:
-    """Past participle agreeing with the subject (after être): tombé, tombée, tombés, tombées."""
-    return word + ("e" if gender == "f" else "") + ("s" if number == "pl" else "")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Vocabularies, and the word pairs an alignment may link.
-# ---------------------------------------------------------------------------------------------------------
-
-
-def _english_forms() -> list[str]:
-    words: list[str] = []
-    for n in NOUNS:
-        words += n.en("sg") + (n.en("pl") if n.english[1] else [])
-    words += [a.english for a in ADJECTIVES]
-    words += [w for v in VERBS for w in v.forms]
-    words += [w for forms in COPULA_ENGLISH.values() for w in forms]
-    words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
-    words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
-    words += [w for t in TIME_WORDS for w in t.english]
-    words += [d.english for d in DETERMINERS]
-    words += [w for p in PREPOSITIONS for w in p.english]
-    words += [p.english for p in PRONOUNS]
-    words += [AND[0], BUT[0], OF[0], TO[0]]
-    return list(dict.fromkeys(words))
-
-
-def _allowed_links() -> set[tuple[str, str]]:
-    """(English word, French token) pairs that the lexicon says may translate each other."""
-    links: set[tuple[str, str]] = set()
-    for n in NOUNS:
-        for number in ("sg", "pl"):
-            if n.english[number == "pl"] is not None:
-                links |= {(w, n.fr(number)) for w in n.en(number)}  # type: ignore[arg-type]
-    for a in ADJECTIVES:
-        links |= {(a.english, f) for f in a.french}
-    for v in VERBS:
-        third, plural, past = v.english
-        links |= {(third, v.french[0])} | {(plural, f) for f in v.french[1:]}
-        if v.auxiliary == "avoir":
-            links |= {(past, aux) for aux in AVOIR} | {(past, v.participle)}
-        else:
-            links |= {(past, aux) for aux in ETRE_PRESENT}
-            links |= {(past, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
-    for tense, english in COPULA_ENGLISH.items():
-        french = ETRE_PRESENT if tense == "present" else ETRE_PAST
-        links |= set(zip(english, french, strict=True))
-    # negation: "he does not sleep" -> "il ne dort pas" (the verb aligned to does and sleep), "she did not
-    # fall" -> "elle n' est pas tombée" (the auxiliary to did, the participle to fall)
-    links |= {(NOT[0], NOT[1]), (NOT[0], NOT[2])}
-    for v in VERBS:
-        plain = v.english[1]
-        links |= {(plain, v.french[0])} | set(zip(DO_ENGLISH["present"], v.french, strict=True))
-        if v.auxiliary == "avoir":
-            links |= {(plain, v.participle)} | {(DO_ENGLISH["past"][0], aux) for aux in AVOIR}
-        else:
-            links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
-            links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
-    for v in VERBS:  # the progressive: "is sleeping" -> "dort", "are sleeping" -> "dorment"
-        links |= {(w, f) for w in v.forms[3:] for f in v.french}
-        links |= set(zip(COPULA_ENGLISH["present"], v.french, strict=True))
-    # modals: "can sleep" -> "peut dormir", "wants to sleep" -> "veut dormir"; in a question, do-support:
-    # "does she want to sleep" -> "est-ce qu' elle veut dormir" (veut aligned to does, want and to)
-    for modal, english in MODAL_ENGLISH.items():
-        links |= set(zip(english, MODAL_FRENCH[modal], strict=True))
-    links |= {(w, f) for w in (TO[0], "want", *DO_ENGLISH["present"]) for f in MODAL_FRENCH["want"]}
-    links |= {(v.english[1], v.infinitive) for v in VERBS}
-    # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
-    openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
-    links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
-    links |= {WHERE, WHO, VERY}
-    for t in TIME_WORDS:
-        links |= {(t.english[e], f) for f, source in zip(t.french, t.alignment, strict=True) for e in source}
-    for d in DETERMINERS:
-        links |= {(d.english, f) for f in d.french if f is not None}
-    for p in PREPOSITIONS:
-        links |= {(e, f) for e in p.english for f in p.french}
-    links |= {(who.english, who.french) for who in PRONOUNS}
-    links |= {AND, BUT, OF, TO}
-    for (
-        n
-    ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
-        if n.use == "mass":
-            links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le", "l'")}
-        if n.english[1] is not None:
-            links |= {(w, a) for w in n.en("pl") for a in ("des", "les")}
-    for (prep, article), contracted in CONTRACTIONS.items():
-        links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
-    for before, after in (ELISION | BEFORE_VOWEL).items():
-        links |= {(e, after) for e, f in list(links) if f == before}
-    return links
-
-
-def english_kinds() -> dict[str, list[str]]:
-    """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
-    verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms), auxiliary
-    (do, does, did, can, must), negation (not), adjective, number (the determiners the app's lexicon calls
-    numbers: "two", "three"), determiner, preposition (every word of one: "in", "front", "of"), pronoun,
-    conjunction, adverb (very), question (where, who), time (every word of a time word: "every", "morning").
-    The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
-    verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
-    from app.models.lexicon import lookup
-
-    def is_number(word: str) -> bool:
-        entry = lookup(word)
-        return entry is not None and entry.pos == "num"
-
-    kinds: dict[str, list[str]] = {
-        "noun": [
-            w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
-        ],
-        "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
-        "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
-        "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],
-        "negation": [NOT[0]],
-        "adjective": [a.english for a in ADJECTIVES],
-        "number": [d.english for d in DETERMINERS if is_number(d.english)],
-        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],
-        "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
-        "pronoun": [p.english for p in PRONOUNS],
-        "conjunction": [AND[0], BUT[0]],
-        "adverb": [VERY[0]],
-        "question": [WHERE[0], WHO[0]],
-        "time": [w for t in TIME_WORDS for w in t.english],
-    }
-    return {kind: sorted(set(words)) for kind, words in kinds.items()}
-
-
-ENGLISH_WORDS: tuple[str, ...] = tuple(_english_forms())
-ALLOWED_LINKS: frozenset[tuple[str, str]] = frozenset(_allowed_links())
-FRENCH_WORDS: tuple[str, ...] = tuple(sorted({f for _, f in ALLOWED_LINKS} | {AND[1]}))
+    """Past participle agreeing with the subject (after être) or with an object before it (after avoir: "la
+    tarte qu' elle a faite"): tombé, tombée, tombés, tombées; pris, prise, pris, prises."""
+    plural = number == "pl" and not (word.endswith("s") and gender == "m")  # "pris" stays "pris"
+    return word + ("e" if gender == "f" else "") + ("s" if plural else "")

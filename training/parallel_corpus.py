@@ -18,7 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from functools import lru_cache
+from itertools import islice
 
+from training.french_vocabulary import ENGLISH_WORDS, FRENCH_WORDS
+from training.parallel_constructions import example_pairs
 from training.parallel_grammar import Grammar
 from training.parallel_heldout import (
     MODAL,
@@ -32,7 +35,7 @@ from training.parallel_heldout import (
     progressive_description,
     question_description,
 )
-from training.parallel_phrases import Pair, example_pairs, to_pair
+from training.parallel_phrases import Pair, to_pair
 
 MIN_WORDS, MAX_WORDS = 3, 30
 TRAINING_PAIRS = 80000  # how many pairs the translator trains on (training/train_translator.py's default)
@@ -76,10 +79,31 @@ def distinct_pairs(
 
 @lru_cache(maxsize=4)
 def training_pairs(count: int) -> tuple[Pair, ...]:
-    """figure 1's examples, then distinct pairs of the training seed: ``count`` in all."""
+    """figure 1's examples, then distinct pairs of the training seed: ``count`` in all, holding every word
+    form of both vocabularies (``covering``)."""
     examples = example_pairs()
     drawn = distinct_pairs(count - len(examples), TRAINING_SEED, frozenset(p.source for p in examples))
-    return (*examples, *drawn)
+    return covering((*examples, *drawn), TRAINING_SEED)
+
+
+def covering(chosen: tuple[Pair, ...], seed: int, further: int = 3) -> tuple[Pair, ...]:
+    """``chosen`` with every word form of both vocabularies in it: for each form no chosen pair has (a rare
+    agreement, "mangées"), the next pair of the stream that has it takes the place of one of the last chosen
+    pairs that has no such form. Looks at most ``further`` times as many pairs again; a form still missing
+    stays missing (tests/training/test_parallel_corpus.py checks there is none)."""
+    missing = set(ENGLISH_WORDS) | set(FRENCH_WORDS)
+    missing -= {w for p in chosen for w in (*p.english, *p.french)}
+    seen = {p.source for p in chosen}
+    added: list[Pair] = []
+    for pair in islice(pairs(seed), further * len(chosen)):
+        if not missing:
+            break
+        found = missing & {*pair.english, *pair.french}
+        if found and pair.source not in seen:
+            added.append(pair)
+            missing -= found
+            seen.add(pair.source)
+    return (*chosen[: len(chosen) - len(added)], *added) if added else chosen
 
 
 @lru_cache(maxsize=4)

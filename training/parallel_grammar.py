@@ -1,16 +1,19 @@
 """The random grammar of the generator's parallel corpus: draws whole sentences, each with its French and its
 alignment, from the phrase builders of training/parallel_phrases.py.
 
-A clause is a subject (a pronoun, a noun phrase, perhaps extended by "of …" or a prepositional phrase, or two
-joined by "and"), then "to be" with adjectives or a prepositional phrase, or a verb with its objects; a
-sentence is one clause or two joined by "and"/"but". ``novel=True`` draws towards the held-out properties
-of training/parallel_heldout.py, and training/parallel_corpus.py keeps or rejects what it draws.
+A clause is a subject (a pronoun, a noun phrase, perhaps extended by "of …", a prepositional phrase or a
+relative clause, or two joined by "and"), then "to be" with adjectives, a comparison or a prepositional
+phrase, or a verb (perhaps after a modal, in the progressive or negated) with its objects, perhaps ending on a
+time word; a sentence is one clause, two joined by "and"/"but", or a question. ``novel=True`` draws towards
+the held-out properties of training/parallel_heldout.py, and training/parallel_corpus.py keeps or rejects
+what it draws.
 """
 
 from __future__ import annotations
 
 import random
 
+from training import parallel_constructions as constructions
 from training import parallel_phrases as phrases
 from training.french_lexicon import (
     ADJECTIVE,
@@ -48,6 +51,8 @@ MODAL_SHARE = 0.2  # the share of the other clauses in the present with "can" or
 QUESTION_SHARE = 0.15  # the share of sentences that are a question: yes/no, "who …" or "where …"
 MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
 VERY_SHARE = 0.1  # the share of predicate adjectives after "very"
+COMPARISON_SHARE = 0.12  # the share of clauses of "to be" and adjectives that compare: "taller than"
+RELATIVE_SHARE = 0.3  # the share of extended noun phrases that take a relative clause
 TIME_SHARE = 0.15  # the share of clauses that end on a time word ("yesterday", "every morning")
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
 _SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
@@ -187,7 +192,12 @@ class Grammar:
         return phrases.prepositional(words, obj)
 
     def extend(self, np_: Phrase, depth: int) -> Phrase:
-        """np + "of NP" or np + a prepositional phrase: "the door of the house", "the cat near the door"."""
+        """np + "of NP", a prepositional phrase or (not nested) a relative clause: "the door of the house",
+        "the cat near the door", "the man who sings", "the cake that she made"."""
+        if depth == 0 and self.rng.random() < RELATIVE_SHARE:
+            relative = self.relative(np_)
+            if relative is not None:
+                return relative
         if self.rng.random() < 0.55:
             head = NOUN[np_.heads[0]]
             kinds = {"person", "place"} | ({"thing"} if head.kind == "thing" else set())
@@ -196,6 +206,32 @@ class Grammar:
                 complement = self.extend(complement, depth + 1)
             return phrases.of(np_, complement)
         return phrases.concat(np_, self.pp(depth=depth))
+
+    def relative(self, np_: Phrase) -> Phrase | None:
+        """A relative clause on ``np_``: of its subject ("the man who lives near the river", a person or an
+        animal) or of its object ("the cake that she made"); None when no verb takes it as its object."""
+        rng = self.rng
+        head = NOUN[np_.heads[0]]
+        tense: Tense = "past" if rng.random() < 0.6 else "present"
+        if head.kind in LIVING and rng.random() < 0.5:
+            verbs = [v for f in ("intransitive", "transitive") for v in self.verbs[f]]
+            verb = rng.choice([v for v in verbs if tense == "present" or not v.past_is_plain])
+            progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
+            progressive = progressive and verb.english[2] not in STATIVE
+            if verb.frame == "transitive":
+                rest = [self.np(verb.objects, adjectives=rng.random() < 0.3)]
+            else:
+                rest = [self.pp()] if rng.random() < 0.5 else []
+            word = "who" if rng.random() < 0.7 else "that"
+            return constructions.relative_subject(
+                np_, word, verb.english[2], tense, *rest, progressive=progressive
+            )
+        verbs = [v for v in self.verbs["transitive"] if head.kind in v.objects]
+        verbs = [v for v in verbs if tense == "present" or not v.past_is_plain]
+        if not verbs:
+            return None
+        subject = self.subject(LIVING, second=True)
+        return constructions.relative_object(np_, subject, rng.choice(verbs).english[2], tense)
 
     # -- clauses --------------------------------------------------------------------------------------------
 
@@ -258,7 +294,7 @@ class Grammar:
         clause = self._clause(tense, second, asking)
         fitting = [t for t in TIME_WORDS if tense in t.tenses]
         if self.goal in ("", PAIRING, OBJECT) and self.rng.random() < TIME_SHARE:
-            clause = phrases.concat(clause, phrases.time_word(self.rng.choice(fitting)))
+            clause = phrases.concat(clause, constructions.time_word(self.rng.choice(fitting)))
         return clause
 
     def _clause(self, tense: Tense, second: bool, asking: str) -> Phrase:
@@ -274,11 +310,11 @@ class Grammar:
         copular = self.goal != NEGATION and not question and rng.random() < NEGATED  # "was not steep"
 
         def subject_of(kinds: frozenset[str]) -> Phrase:
-            return phrases.who() if asking == "who" else self.subject(kinds, second)
+            return constructions.who() if asking == "who" else self.subject(kinds, second)
 
         def be(subject: Phrase, *rest: Phrase) -> Phrase:
             if question:  # "is the soup hot" -> "est-ce que la soupe est chaude"
-                return phrases.ask(subject, phrases.copula(subject, tense), *rest)
+                return constructions.ask(subject, phrases.copula(subject, tense), *rest)
             return phrases.concat(subject, phrases.copula(subject, tense, copular), *rest)
 
         if roll < 0.30:  # the river bank was steep; the soup is hot and salty
@@ -292,6 +328,10 @@ class Grammar:
                 fits = [a for a, n in NOVEL_PAIRINGS if n in subject.heads]
                 if fits:
                     chosen = [fits[0]]
+            compared = [a for a in fitting if ADJECTIVE[a].comparative]
+            if compared and not question and not copular and rng.random() < COMPARISON_SHARE:
+                other = self.np(frozenset({kind}), adjectives=rng.random() < 0.3)
+                return constructions.comparison(subject, tense, rng.choice(compared), other)
             very = rng.random() < VERY_SHARE
             return be(subject, phrases.predicate(subject, *chosen, very=very))
         if roll < 0.40:  # the cat was under the table
@@ -299,7 +339,7 @@ class Grammar:
             return be(subject, self.pp(frozenset({"thing", "place"})))
         subject = subject_of(LIVING)
         frame = "intransitive" if roll < 0.62 else ("transitive" if roll < 0.92 else "ditransitive")
-        verb = rng.choice(self.verbs[frame])
+        verb = rng.choice([v for v in self.verbs[frame] if tense == "present" or not v.past_is_plain])
         if self.goal in (OBJECT, PROGRESSIVE, QUESTION) and frame == "transitive":
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
         # the progressive, in the present: PROGRESSIVE_SHARE of those clauses
@@ -333,7 +373,7 @@ class Grammar:
                 parts.append(phrases.to(self.np(frozenset({"place"}), adjectives=rng.random() < 0.3)))
             elif rng.random() < 0.6:
                 parts.append(self.pp())
-            return (phrases.ask if question else phrases.concat)(*parts)
+            return (constructions.ask if question else phrases.concat)(*parts)
         obj = self.objects(verb)
         for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object
             if phrases.negatable(obj):
@@ -343,7 +383,7 @@ class Grammar:
         rest = [self.pp()] if frame == "transitive" and rng.random() < 0.3 else []
         if frame == "ditransitive":
             rest = [phrases.to(self.np(LIVING, adjectives=rng.random() < 0.3))]
-        return phrases.transitive(
+        return constructions.transitive(
             subject,
             past,
             tense,
@@ -360,12 +400,12 @@ class Grammar:
         travaille" (an intransitive verb, perhaps in the progressive)."""
         rng = self.rng
         if rng.random() < 0.5:
-            return phrases.where(self.np(frozenset({"person", "animal", "thing", "food"})), None, tense)
+            return constructions.where(self.np(frozenset({"person", "animal", "thing", "food"})), None, tense)
         subject = self.subject(LIVING, second=True)
         verb = rng.choice(self.verbs["intransitive"])
         progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
         asked = phrases.verb_phrase(subject, verb.english[2], tense, progressive=progressive, question=True)
-        return phrases.where(subject, asked, tense)
+        return constructions.where(subject, asked, tense)
 
     def sentence(self) -> Phrase:
         rng = self.rng

@@ -22,6 +22,12 @@ word:
   not hot" -> "la soupe n' était pas chaude"); "does", "do" and "did" carry the tense and the person, so
   the French verb is aligned to them and to the English verb. An object with an indefinite or partitive
   article is never negated (French would write "pas de pain");
+* **the progressive** in the present: "is sleeping" -> "dort", the French verb aligned to both English words,
+  negated too ("is not sleeping" -> "ne dort pas"); never for a verb of liking or having (STATIVE);
+* **modals**: "can", "must" and "want to" with the infinitive ("she wants to swim" -> "elle veut nager", "we
+  can not swim" -> "nous ne pouvons pas nager", "does she want to swim" with do-support);
+* "very" before a predicate adjective ("very happy" -> "très heureux"); questions, relative clauses,
+  comparisons and time words are training/parallel_constructions.py's;
 * **coordination**: of subjects (the verb goes plural, the adjective masculine unless both are feminine),
   of objects ("the old door and the new window" -> "la vieille porte et la nouvelle fenêtre"), of two
   predicate adjectives ("hot and salty" -> "chaude et salée"), and of two whole clauses with "and"/"but"
@@ -46,7 +52,8 @@ The words and their French forms are training/french_lexicon.py's. The alignment
 French token, the indices of the English tokens it translates; an inserted word ("et" between two adjectives
 after a noun) has none. A phrase also records the held-out properties it has (training/parallel_heldout.py).
 The random grammar (training/parallel_grammar.py) draws sentences from these builders; the same builders
-write the three examples of figure 1 (``example_pairs``), which always belong to the training set.
+write the three examples of figure 1 (training/parallel_constructions.py's ``example_pairs``), which always
+belong to the training set.
 """
 
 from __future__ import annotations
@@ -76,16 +83,12 @@ from training.french_lexicon import (
     OF,
     PREPOSITION,
     PRONOUN,
-    QUESTION,
     TO,
     VERB,
     VERY,
-    WHERE,
-    WHO,
     Gender,
     Noun,
     Number,
-    TimeWord,
     begins_with_vowel,
     participle,
 )
@@ -166,7 +169,7 @@ def elide(fr: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tuple[int, .
     return out
 
 
-def _novel_pairing(adjective: str, noun: str) -> frozenset[str]:
+def novel_pairing(adjective: str, noun: str) -> frozenset[str]:
     return frozenset({heldout.PAIRING}) if (adjective, noun) in heldout.NOVEL_PAIRINGS else frozenset()
 
 
@@ -198,7 +201,7 @@ def _nominal(
         if k > 0:
             fr.append((AND[1], ()))  # "froide et sombre": the "et" translates no English word
         fr.append(token)
-    novel = frozenset().union(*(_novel_pairing(a.english, noun.english[0]) for a in adjs))
+    novel = frozenset().union(*(novel_pairing(a.english, noun.english[0]) for a in adjs))
     return Phrase(en, elide(fr), g, number, 3, (noun.english[0],), novel)
 
 
@@ -400,7 +403,7 @@ def predicate(subject: Phrase, adjective: str, *more: str, very: bool = False) -
         parts.append(Phrase.word([a.english], [a.fr(subject.gender, subject.number)]))
     joined = concat(*parts)
     joined.novel = frozenset().union(
-        *(_novel_pairing(a, h) for a in (adjective, *more) for h in subject.heads)
+        *(novel_pairing(a, h) for a in (adjective, *more) for h in subject.heads)
     )
     return joined
 
@@ -409,64 +412,6 @@ def verb_object_novelty(past: str, obj: Phrase) -> frozenset[str]:
     """The held-out property of a verb with this object, if any ("ate" + "the cake")."""
     novel = any((past, head) in heldout.NOVEL_OBJECTS for head in obj.heads)
     return frozenset({heldout.OBJECT}) if novel else frozenset()
-
-
-def transitive(
-    subject: Phrase,
-    past: str,
-    tense: Tense,
-    obj: Phrase,
-    *rest: Phrase,
-    negated: bool = False,
-    progressive: bool = False,
-    modal: str | None = None,
-    question: bool = False,
-) -> Phrase:
-    """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
-    be ``negatable``): "we do not paint the old door"; ``progressive``: "we are painting the old door";
-    ``modal``: "we can paint the old door"; ``question``: "do we paint the old door"."""
-    verb = verb_phrase(subject, past, tense, negated, progressive, modal, question)
-    clause = (ask if question else concat)(subject, verb, obj, *rest)
-    clause.novel |= verb_object_novelty(past, obj)
-    if progressive and heldout.OBJECT in clause.novel:
-        clause.novel |= {heldout.PROGRESSIVE}
-    if question and heldout.OBJECT in clause.novel:
-        clause.novel |= {heldout.QUESTION}
-    return clause
-
-
-def ask(subject: Phrase, verb: Phrase, *rest: Phrase) -> Phrase:
-    """A yes/no question: the verb phrase's first English word goes before the subject ("does the dog sleep",
-    "is the soup hot", "can you swim"), and French puts "est-ce que" before the sentence's own order, both
-    words aligned to that English word: "est-ce que le chien dort", "est-ce qu' elle est tombée"."""
-    statement = concat(subject, verb, *rest)
-    n, opener = len(subject.en), len(subject.en)  # the verb phrase's first word, in the statement
-
-    def moved(i: int) -> int:
-        return 0 if i == opener else i + 1 if i < n else i
-
-    en = [statement.en[opener], *statement.en[:opener], *statement.en[opener + 1 :]]
-    fr = [(QUESTION[0], (0,)), (QUESTION[1], (0,))]
-    fr += [(token, tuple(sorted(moved(i) for i in source))) for token, source in statement.fr]
-    return Phrase(en, elide(fr), novel=statement.novel)
-
-
-def where(subject: Phrase, verb: Phrase | None, tense: Tense) -> Phrase:
-    """ "where is the cat" -> "où est le chat" (``verb`` None: the subject a noun phrase), or "where" before a
-    yes/no question: "where does the man work" -> "où est-ce que l' homme travaille"."""
-    if verb is None:
-        return concat(Phrase.word([WHERE[0]], [WHERE[1]]), copula(subject, tense), subject)
-    return concat(Phrase.word([WHERE[0]], [WHERE[1]]), ask(subject, verb))
-
-
-def who() -> Phrase:
-    """ "who" as a subject: "who ate the bread" -> "qui a mangé le pain" (the verb in the third singular)."""
-    return Phrase([WHO[0]], [(WHO[1], (0,))])
-
-
-def time_word(word: TimeWord) -> Phrase:
-    """A time word at the end of a clause: "yesterday" -> "hier", "every morning" -> "chaque matin"."""
-    return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
 
 
 def clauses(left: Phrase, right: Phrase, conjunction: Literal["and", "but"] = "and") -> Phrase:
@@ -484,29 +429,3 @@ def to_pair(sentence: Phrase) -> Pair:
         alignment=tuple(source for _, source in fr),
         novel=sentence.novel,
     )
-
-
-def example_pairs() -> list[Pair]:
-    """Figure 1's sentences, built by the same functions as every other pair."""
-    bank = noun_phrase("the", "river bank")
-    farmer = noun_phrase("a", "farmer")
-    she = pronoun("she")
-    return [
-        to_pair(concat(bank, copula(bank, "past"), predicate(bank, "steep"))),
-        to_pair(
-            concat(
-                farmer,
-                verb_phrase(farmer, "sold", "past"),
-                noun_phrase("the", "bat"),
-                prepositional("near", noun_phrase("the", "cave")),
-            )
-        ),
-        to_pair(
-            concat(
-                she,
-                verb_phrase(she, "saw", "past"),
-                noun_phrase("the", "crane", adjectives=["old"]),
-                prepositional("on", noun_phrase("the", "dock")),
-            )
-        ),
-    ]

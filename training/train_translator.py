@@ -37,7 +37,7 @@ from app.models.translator.network import DECODER_PARAMETERS, ENCODER_PARAMETERS
 from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
 from training.evaluation import everyday_measured, measure, unread_measured  # noqa: E402
-from training.french_lexicon import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
+from training.french_vocabulary import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
 from training.parallel_corpus import (  # noqa: E402
     CONSTRUCTION_SETS,
     TRAINING_PAIRS,

@@ -15,7 +15,7 @@ from training.evaluation import (
     measure,
     unread_measured,
 )
-from training.french_lexicon import english_kinds
+from training.french_vocabulary import english_kinds
 from training.parallel_corpus import (
     CONSTRUCTION_SETS,
     MAX_WORDS,
@@ -35,14 +35,14 @@ SENTENCES = [
 HELDOUT_SAMPLE = 150
 GOAL = 0.95  # exact match aimed at on the sets held out by construction
 # A construction's set, where it falls short of GOAL: its exact match as measured. Negation in the present of
-# verbs trained negated only in the past: most misses elide "ne" wrongly ("n' nagent", "ne achète").
-CONSTRUCTION_FLOORS = {"negated": 0.81}
+# verbs trained negated only in the past: most misses elide "ne" wrongly ("n' peint", "ne attrapent").
+CONSTRUCTION_FLOORS = {"negated": 0.82}
 # A construction's set, where its alignment falls short of 95%: as measured. In a question "que" is aligned to
 # the English word that opens it ("does"), but the model reads the word after it, whose first letter decides
 # "que" or "qu'" ("est-ce qu' elle").
-ALIGNMENT_FLOORS = {"question": 0.93}
+ALIGNMENT_FLOORS = {"question": 0.92}
 # The everyday sentences (tests/models/translator_everyday.txt): right and refused as measured.
-EVERYDAY_FLOOR, EVERYDAY_REFUSED = 34, 3
+EVERYDAY_FLOOR, EVERYDAY_REFUSED = 38, 1
 
 
 MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
@@ -69,7 +69,7 @@ def test_a_standard_transformer_of_several_heads_and_layers(model: TranslatorMod
     t = model.translator
     assert t.encoder_layers >= 2 and t.decoder_layers >= 2 and t.heads >= 2
     size = sum(p.size for p in t.params.values()) * 4  # float32 on disk
-    assert size < 5_000_000  # small enough to commit and load at start-up
+    assert size < 6_000_000  # small enough to commit and load at start-up
     assert model.record["parameters"] == sum(p.size for p in t.params.values())
 
 

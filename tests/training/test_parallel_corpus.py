@@ -10,21 +10,29 @@ from app.models.translator.words import SPECIALS
 from training import parallel_heldout
 from training.french_lexicon import (
     ADJECTIVE,
-    ALLOWED_LINKS,
+    ADJECTIVES,
     BEFORE_VOWEL,
     CONTRACTIONS,
     COPULA_ENGLISH,
     DETERMINER,
     ELISION,
-    ENGLISH_WORDS,
-    FRENCH_WORDS,
     NOUN,
     NOUNS,
     TIME_WORDS,
     VERB,
     VERBS,
     begins_with_vowel,
-    lexicon_entries,
+)
+from training.french_vocabulary import ALLOWED_LINKS, ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries
+from training.parallel_constructions import (
+    ask,
+    comparison,
+    example_pairs,
+    relative_object,
+    relative_subject,
+    transitive,
+    where,
+    who,
 )
 from training.parallel_corpus import (
     MAX_WORDS,
@@ -42,13 +50,11 @@ from training.parallel_grammar import Grammar
 from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
 from training.parallel_phrases import (
     Pair,
-    ask,
     bare_noun_phrase,
     clauses,
     concat,
     coordinated,
     copula,
-    example_pairs,
     negatable,
     noun_phrase,
     of,
@@ -57,10 +63,7 @@ from training.parallel_phrases import (
     pronoun,
     to,
     to_pair,
-    transitive,
     verb_phrase,
-    where,
-    who,
 )
 
 TRAIN, HELDOUT, NOVEL, NEGATED_SET = 30000, 2000, 1000, 300
@@ -356,6 +359,8 @@ def _has_novel_object(english: tuple[str, ...]) -> bool:
                 continue
             j, conjunct = i + 1, 0
             while j < len(english) and english[j] not in forms:
+                if english[j] == "that" and english[j - 1] in NOUN_WORDS:
+                    break  # "chased the bat that the foxes watch": a relative clause begins
                 if english[j] == "and" and conjunct == 0:
                     conjunct = 1
                 elif not (english[j] in ADJECTIVE or english[j] in DETERMINER or english[j] in NOUN_WORDS):
@@ -363,6 +368,13 @@ def _has_novel_object(english: tuple[str, ...]) -> bool:
                 j += 1
             ends_a_subject = conjunct and j + 1 < len(english) and english[j + 1] in CLAUSE_VERBS
             if j < len(english) and english[j] in forms and not ends_a_subject:  # "… and the cake was"
+                return True
+        for j, word in enumerate(english[:-2]):  # "the cake that she ate", "the cake that the girls ate"
+            if (
+                word in forms
+                and english[j + 1] == "that"
+                and set(english[j + 2 : j + 6]) & _OBJECT_VERBS[past]
+            ):
                 return True
     return False
 
@@ -430,10 +442,14 @@ def test_an_object_with_an_indefinite_or_partitive_article_is_never_negated(trai
     assert len(negated) >= 0.1 * len(train)
     participles = {p for v in VERBS for p in ALLOWED_LINKS_OF.get(v.english[2], ())}
     for pair in negated:
-        after = list(pair.french[pair.french.index("pas") + 1 :])
-        if after[:1] and after[0] in participles:
-            after = after[1:]  # "n' a pas vu": what follows the participle
-        assert after[:1] not in (["un"], ["une"], ["des"], ["du"], ["de"], ["d'"]), pair.target
+        k = pair.french.index("pas") + 1
+        k += (
+            k < len(pair.french) and pair.french[k] in participles
+        )  # "n' a pas vu": what follows the participle
+        after = pair.french[k : k + 1]
+        if after and {pair.english[i] for i in pair.alignment[k]} & {"from", "of"}:
+            continue  # "ne tombe pas de son bateau": "from", not an article
+        assert after not in (("un",), ("une",), ("des",), ("du",), ("de",), ("d'",)), pair.target
 
 
 def test_training_negates_a_held_out_verb_only_in_the_past_and_the_negated_set_in_the_present(
@@ -566,3 +582,49 @@ def test_training_asks_questions_and_ends_clauses_on_time_words(train: tuple[Pai
     assert all(p.french[:2] in (("est-ce", "que"), ("est-ce", "qu'")) for p in question)
     assert all(_has_novel_object(p.english) for p in question)
     assert not {p.source for p in question} & {p.source for p in train}
+
+
+def test_comparatives_follow_the_spelling_rules_and_compare_with_plus_que() -> None:
+    spelt = {a.english: a.comparative for a in ADJECTIVES}
+    expected = {"tall": ("taller",), "big": ("bigger",), "nice": ("nicer",), "happy": ("happier",)}
+    expected |= {"dry": ("drier",), "famous": ("more", "famous"), "good": (), "red": ()}
+    assert {word: spelt[word] for word in expected} == expected
+    brother, father = noun_phrase("my", "brother"), noun_phrase("my", "father")
+    taller = to_pair(comparison(brother, "present", "tall", father))
+    assert (taller.source, taller.target) == (
+        "my brother is taller than my father",
+        "mon frère est plus grand que mon père",
+    )
+    assert taller.alignment[3:5] == ((3,), (3,))  # plus, grand <- taller
+    girls = noun_phrase("the", "girl", "pl")
+    famous = to_pair(comparison(girls, "past", "famous", noun_phrase("an", "actor")))
+    assert famous.target == "les filles étaient plus célèbres qu' un acteur"
+
+
+def test_relative_clauses_take_qui_and_que_and_the_participle_agrees_with_que() -> None:
+    man = noun_phrase("the", "man")
+    lives = relative_subject(
+        man, "who", "lived", "present", prepositional("near", noun_phrase("the", "river"))
+    )
+    has = to_pair(concat(lives, verb_phrase(lives, "had", "present"), noun_phrase("a", "dog")))
+    assert has.target == "l' homme qui vit près de la rivière a un chien"
+    made = {
+        ("the", "pie", "sg"): "la tarte qu' elle a faite",
+        ("the", "cake", "sg"): "le gâteau qu' elle a fait",
+        ("the", "apple", "pl"): "les pommes qu' elle a faites",
+    }
+    for (det, noun, number), french in made.items():
+        assert (
+            to_pair(relative_object(noun_phrase(det, noun, number), pronoun("she"), "made", "past")).target
+            == french
+        )
+    took = relative_object(noun_phrase("the", "key", "pl"), pronoun("he"), "took", "past")
+    assert to_pair(took).target == "les clés qu' il a prises"  # "pris" takes no second s
+    assert OBJECT in relative_object(noun_phrase("the", "cake"), pronoun("she"), "ate", "past").novel
+
+
+def test_training_has_relative_clauses_and_comparisons(train: tuple[Pair, ...]) -> None:
+    nouns = {w for n in NOUNS for w in n.en("sg")}
+    after_noun = Counter(p.english[k + 1] for p in train for k, w in enumerate(p.english[:-1]) if w in nouns)
+    assert after_noun["who"] >= 300 and after_noun["that"] >= 300, after_noun
+    assert sum("than" in p.english for p in train) >= 0.02 * len(train)

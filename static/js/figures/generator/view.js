@@ -93,7 +93,7 @@ export function exportView(data, state) {
 }
 
 /** The words no step read (the answer's `unread` positions), each run of neighbours as one phrase:
- * ["three apples"] for "gave the children three apples". */
+ * ["three apples"] for "gave the boy three apples". */
 export function unreadPhrases({ source, unread }) {
   const phrases = [];
   (unread ?? []).forEach((i, k) => {

@@ -1,0 +1,209 @@
+"""The words of the translator's two vocabularies, from the bilingual lexicon (training/french_lexicon.py):
+every English and French word form the grammar writes, the English words by kind, and the (English, French)
+pairs an alignment may link.
+"""
+
+from __future__ import annotations
+
+from training.french_lexicon import (
+    ADJECTIVES,
+    AND,
+    AVOIR,
+    BEFORE_VOWEL,
+    BUT,
+    CONTRACTIONS,
+    COPULA_ENGLISH,
+    DETERMINERS,
+    DO_ENGLISH,
+    ELISION,
+    ETRE_PAST,
+    ETRE_PRESENT,
+    MODAL_ENGLISH,
+    MODAL_FRENCH,
+    MORE,
+    NOT,
+    NOUNS,
+    OF,
+    PREPOSITIONS,
+    PRONOUNS,
+    QUESTION,
+    RELATIVE,
+    THAN,
+    TIME_WORDS,
+    TO,
+    VERBS,
+    VERY,
+    WHERE,
+    WHO,
+    participle,
+)
+
+
+def lexicon_entries() -> list[tuple[str, str]]:
+    """Every entry of the lexicon once, as (English dictionary form, part of speech): ("river bank", "noun"),
+    ("open", "adj") and ("open", "verb") are two entries."""
+    return [
+        *((n.english[0], "noun") for n in NOUNS),
+        *((a.english, "adj") for a in ADJECTIVES),
+        *((v.english[1], "verb") for v in VERBS),
+        ("be", "verb"),
+        *((d.english, "det") for d in DETERMINERS),
+        *((" ".join(p.english), "prep") for p in PREPOSITIONS),
+        *((p.english, "pron") for p in PRONOUNS),
+        ("do", "verb"),
+        ("can", "verb"),
+        ("must", "verb"),
+        (MORE[0], "adv"),
+        (THAN[0], "conj"),
+        (VERY[0], "adv"),
+        ("want", "verb"),
+        (WHERE[0], "adv"),
+        (WHO[0], "pron"),
+        *((" ".join(t.english), "adv") for t in TIME_WORDS),
+        (NOT[0], "adv"),
+        (AND[0], "conj"),
+        (BUT[0], "conj"),
+        (OF[0], "prep"),
+        (TO[0], "prep"),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Vocabularies, and the word pairs an alignment may link.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _english_forms() -> list[str]:
+    words: list[str] = []
+    for n in NOUNS:
+        words += n.en("sg") + (n.en("pl") if n.english[1] else [])
+    words += [a.english for a in ADJECTIVES]
+    words += [w for v in VERBS for w in v.forms]
+    words += [w for forms in COPULA_ENGLISH.values() for w in forms]
+    words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
+    words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
+    words += [w for a in ADJECTIVES for w in a.comparative] + [MORE[0], THAN[0], *RELATIVE[:2]]
+    words += [w for t in TIME_WORDS for w in t.english]
+    words += [d.english for d in DETERMINERS]
+    words += [w for p in PREPOSITIONS for w in p.english]
+    words += [p.english for p in PRONOUNS]
+    words += [AND[0], BUT[0], OF[0], TO[0]]
+    return list(dict.fromkeys(words))
+
+
+def _allowed_links() -> set[tuple[str, str]]:
+    """(English word, French token) pairs that the lexicon says may translate each other."""
+    links: set[tuple[str, str]] = set()
+    for n in NOUNS:
+        for number in ("sg", "pl"):
+            if n.english[number == "pl"] is not None:
+                links |= {(w, n.fr(number)) for w in n.en(number)}  # type: ignore[arg-type]
+    for a in ADJECTIVES:
+        links |= {(a.english, f) for f in a.french}
+    for v in VERBS:
+        third, plural, past = v.english
+        links |= {(third, v.french[0])} | {(plural, f) for f in v.french[1:]}
+        if v.past_is_plain:  # never in the past ("we read")
+            continue
+        if v.auxiliary == "avoir" and v.frame == "transitive":  # "la tarte qu' elle a faite"
+            links |= {(past, aux) for aux in AVOIR}
+            links |= {(past, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
+        elif v.auxiliary == "avoir":
+            links |= {(past, aux) for aux in AVOIR} | {(past, v.participle)}
+        else:
+            links |= {(past, aux) for aux in ETRE_PRESENT}
+            links |= {(past, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
+    for tense, english in COPULA_ENGLISH.items():
+        french = ETRE_PRESENT if tense == "present" else ETRE_PAST
+        links |= set(zip(english, french, strict=True))
+    # negation: "he does not sleep" -> "il ne dort pas" (the verb aligned to does and sleep), "she did not
+    # fall" -> "elle n' est pas tombée" (the auxiliary to did, the participle to fall)
+    links |= {(NOT[0], NOT[1]), (NOT[0], NOT[2])}
+    for v in VERBS:
+        plain = v.english[1]
+        links |= {(plain, v.french[0])} | set(zip(DO_ENGLISH["present"], v.french, strict=True))
+        if v.past_is_plain:
+            continue
+        if v.auxiliary == "avoir":
+            links |= {(plain, v.participle)} | {(DO_ENGLISH["past"][0], aux) for aux in AVOIR}
+        else:
+            links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
+            links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
+    for v in VERBS:  # the progressive: "is sleeping" -> "dort", "are sleeping" -> "dorment"
+        links |= {(w, f) for w in v.forms[3:] for f in v.french}
+        links |= set(zip(COPULA_ENGLISH["present"], v.french, strict=True))
+    # modals: "can sleep" -> "peut dormir", "wants to sleep" -> "veut dormir"; in a question, do-support:
+    # "does she want to sleep" -> "est-ce qu' elle veut dormir" (veut aligned to does, want and to)
+    for modal, english in MODAL_ENGLISH.items():
+        links |= set(zip(english, MODAL_FRENCH[modal], strict=True))
+    links |= {(w, f) for w in (TO[0], "want", *DO_ENGLISH["present"]) for f in MODAL_FRENCH["want"]}
+    links |= {(v.english[1], v.infinitive) for v in VERBS}
+    # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
+    openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
+    links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
+    links |= {WHERE, WHO, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
+    for a in ADJECTIVES:  # "taller" -> "plus grand", "more famous" -> "plus célèbre"
+        links |= {(w, f) for w in a.comparative for f in (*a.french, MORE[1])}
+    for t in TIME_WORDS:
+        links |= {(t.english[e], f) for f, source in zip(t.french, t.alignment, strict=True) for e in source}
+    for d in DETERMINERS:
+        links |= {(d.english, f) for f in d.french if f is not None}
+    for p in PREPOSITIONS:
+        links |= {(e, f) for e in p.english for f in p.french}
+    links |= {(who.english, who.french) for who in PRONOUNS}
+    links |= {AND, BUT, OF, TO}
+    for (
+        n
+    ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
+        if n.use == "mass":
+            links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le", "l'")}
+        if n.english[1] is not None:
+            links |= {(w, a) for w in n.en("pl") for a in ("des", "les")}
+    for (prep, article), contracted in CONTRACTIONS.items():
+        links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
+    for before, after in (ELISION | BEFORE_VOWEL).items():
+        links |= {(e, after) for e, f in list(links) if f == before}
+    return links
+
+
+def english_kinds() -> dict[str, list[str]]:
+    """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
+    verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms), auxiliary
+    (do, does, did, can, must), negation (not), adjective (and its comparative: "taller"), number (the
+    determiners the app's lexicon calls numbers: "two", "three"), determiner, preposition (every word of one:
+    "in", "front", "of"), pronoun, conjunction, adverb (very), comparison (more, than), relative (who, that),
+    question (where, who), time (every word of a time word: "every", "morning").
+    The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
+    verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
+    from app.models.lexicon import lookup
+
+    def is_number(word: str) -> bool:
+        entry = lookup(word)
+        return entry is not None and entry.pos == "num"
+
+    kinds: dict[str, list[str]] = {
+        "noun": [
+            w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
+        ],
+        "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
+        "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
+        "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],
+        "negation": [NOT[0]],
+        "adjective": [w for a in ADJECTIVES for w in (a.english, *a.comparative) if w != MORE[0]],
+        "number": [d.english for d in DETERMINERS if is_number(d.english)],
+        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],
+        "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
+        "pronoun": [p.english for p in PRONOUNS],
+        "conjunction": [AND[0], BUT[0]],
+        "adverb": [VERY[0]],
+        "comparison": [MORE[0], THAN[0]],
+        "relative": list(RELATIVE[:2]),
+        "question": [WHERE[0], WHO[0]],
+        "time": [w for t in TIME_WORDS for w in t.english],
+    }
+    return {kind: sorted(set(words)) for kind, words in kinds.items()}
+
+
+ENGLISH_WORDS: tuple[str, ...] = tuple(_english_forms())
+ALLOWED_LINKS: frozenset[tuple[str, str]] = frozenset(_allowed_links())
+FRENCH_WORDS: tuple[str, ...] = tuple(sorted({f for _, f in ALLOWED_LINKS} | {AND[1]}))
