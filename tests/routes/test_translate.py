@@ -253,9 +253,7 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
 def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
     """ "three apples" is left out of the French, and the answer says so; every position it names is a
     noun, verb, adjective or number of the source."""
-    body = client.post(
-        "/api/translate", json={"sentence": "the old man gave the boy three apples"}
-    ).json()
+    body = client.post("/api/translate", json={"sentence": "the old man gave the boy three apples"}).json()
     assert body["target"][-1] == "garçon"
     assert [body["source"][i] for i in body["unread"]] == ["three", "apples"]
     about = client.get("/api/translate/about").json()
