@@ -99,32 +99,9 @@ TIME_WORDS: tuple[TimeWord, ...] = (
 
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
-# Elision and the forms before a vowel (or a mute h: every French word of the lexicon beginning with h has
-# one). A word of the left column becomes the right one when the next French word begins with a vowel:
-# "le arbre" -> "l' arbre" (two tokens, "l'" aligned as "le" was), "ce arbre" -> "cet arbre", "ma école" ->
-# "mon école", "je ai" -> "j' ai". The elided article is no longer "le"/"les", so it never contracts
-# ("près de l' arbre", "à l' homme").
-ELISION = {
-    "le": "l'",
-    "la": "l'",
-    "de": "d'",
-    "je": "j'",
-    "ne": "n'",
-    "que": "qu'",
-    "ce": "cet",
-    "ma": "mon",
-    "ta": "ton",
-    "sa": "son",
-}
 # Preposed adjectives' masculine singular before a vowel: "le vieil arbre", "un bel oiseau", "un nouvel
 # avion".
 BEFORE_VOWEL = {"vieux": "vieil", "beau": "bel", "nouveau": "nouvel"}
-VOWELS = tuple("aeiouyàâäéèêëîïôöûüœh")
-
-
-def begins_with_vowel(word: str) -> bool:
-    """True if a French word takes elision before it (a vowel, or h: the lexicon's h is always mute)."""
-    return word.startswith(VOWELS)
 
 
 AND = ("and", "et")

@@ -15,7 +15,6 @@ from training.french_lexicon import (
     COPULA_ENGLISH,
     DETERMINERS,
     DO_ENGLISH,
-    ELISION,
     ETRE_PAST,
     ETRE_PRESENT,
     MODAL_ENGLISH,
@@ -156,12 +155,12 @@ def _allowed_links() -> set[tuple[str, str]]:
         n
     ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
         if n.use == "mass":
-            links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le", "l'")}
+            links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le")}
         if n.english[1] is not None:
             links |= {(w, a) for w in n.en("pl") for a in ("des", "les")}
     for (prep, article), contracted in CONTRACTIONS.items():
         links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
-    for before, after in (ELISION | BEFORE_VOWEL).items():
+    for before, after in BEFORE_VOWEL.items():
         links |= {(e, after) for e, f in list(links) if f == before}
     return links
 

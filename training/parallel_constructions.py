@@ -34,7 +34,6 @@ from training.parallel_phrases import (
     Tense,
     concat,
     copula,
-    elide,
     noun_phrase,
     novel_pairing,
     predicate,
@@ -83,7 +82,7 @@ def ask(subject: Phrase, verb: Phrase, *rest: Phrase) -> Phrase:
     en = [statement.en[opener], *statement.en[:opener], *statement.en[opener + 1 :]]
     fr = [(QUESTION[0], (0,)), (QUESTION[1], (0,))]
     fr += [(token, tuple(sorted(moved(i) for i in source))) for token, source in statement.fr]
-    return Phrase(en, elide(fr), novel=statement.novel)
+    return Phrase(en, fr, novel=statement.novel)
 
 
 def comparison(subject: Phrase, tense: Tense, adjective: str, other: Phrase) -> Phrase:

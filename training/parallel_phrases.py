@@ -17,9 +17,9 @@ word:
   imparfait for "to be" ("was" -> "était") and the passé composé elsewhere, with avoir ("slept" -> "a
   dormi") or with être, whose participle agrees ("she fell" -> "elle est tombée"). "you" is always "vous",
   read as masculine plural ("you were tired" -> "vous étiez fatigués"), "i" as masculine;
-* **negation**: "not" becomes "ne … pas" around the conjugated verb, "ne" elided before a vowel ("the dog
-  does not sleep" -> "le chien ne dort pas", "she did not fall" -> "elle n' est pas tombée", "the soup was
-  not hot" -> "la soupe n' était pas chaude"); "does", "do" and "did" carry the tense and the person, so
+* **negation**: "not" becomes "ne … pas" around the conjugated verb ("the dog does not sleep" -> "le chien
+  ne dort pas", "she did not fall" -> "elle ne est pas tombée", spelled "elle n' est pas tombée", "the soup
+  was not hot" -> "la soupe n' était pas chaude"); "does", "do" and "did" carry the tense and the person, so
   the French verb is aligned to them and to the English verb. An object with an indefinite or partitive
   article is never negated (French would write "pas de pain");
 * **the progressive** in the present: "is sleeping" -> "dort", the French verb aligned to both English words,
@@ -42,11 +42,13 @@ word:
   ("the cat near the door of the house"), with every contraction where de or à meets le or les (de + le ->
   du, de + les -> des, à + le -> au, à + les -> aux), the contracted word aligned to both English words
   ("of the" -> "du");
-* **elision**: before a vowel or a mute h, le/la -> l', de -> d', je -> j', ce -> cet, ma/sa -> mon/son,
-  and vieux/beau/nouveau -> vieil/bel/nouvel ("the old tree" -> "le vieil arbre", "the rainbow" -> "l'
-  arc-en-ciel", "i ate" -> "j' ai mangé"). "l'", "d'", "j'" are tokens of their own,
-  aligned as the word they replace; an elided article does not contract ("near the tree" -> "près de l'
-  arbre"). No word of the lexicon begins with an aspirated h.
+* **elision** is spelling, not translation (app.models.translator.spelling): a pair's French tokens keep
+  le/la, de, je, ne, que, ce and ma/ta/sa in full ("i ate" -> "je ai mangé"), and ``Pair.target``, the French
+  a reader reads, is them spelled ("j' ai mangé"): the network never has to guess the first letter of a word
+  it has not written yet. An article that spelling will elide does not contract ("near the tree" -> "près
+  de le arbre", spelled "près de l' arbre"). vieux/beau/nouveau -> vieil/bel/nouvel before a vowel stays the
+  network's to write ("the old tree" -> "le vieil arbre"): "vieux" is plural too. No word of the lexicon
+  begins with an aspirated h.
 
 The words and their French forms are training/french_lexicon.py's. The alignment of a pair gives, for each
 French token, the indices of the English tokens it translates; an inserted word ("et" between two adjectives
@@ -62,6 +64,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from app.models.translator.spelling import ELISION, begins_with_vowel, spell
 from training import parallel_heldout as heldout
 from training.french_lexicon import (
     ADJECTIVE,
@@ -73,7 +76,6 @@ from training.french_lexicon import (
     COPULA_ENGLISH,
     DETERMINER,
     DO_ENGLISH,
-    ELISION,
     ETRE_PAST,
     ETRE_PRESENT,
     MODAL_ENGLISH,
@@ -89,7 +91,6 @@ from training.french_lexicon import (
     Gender,
     Noun,
     Number,
-    begins_with_vowel,
     participle,
 )
 
@@ -106,7 +107,7 @@ class Pair:
     """An English sentence, its French translation, and for each French token the English words it renders."""
 
     english: tuple[str, ...]
-    french: tuple[str, ...]
+    french: tuple[str, ...]  # the tokens the network writes: short words in full ("ne attrape")
     alignment: tuple[tuple[int, ...], ...]  # alignment[j]: indices into english; () for an inserted word
     novel: frozenset[str] = field(default=frozenset(), compare=False, repr=False)  # held-out properties
 
@@ -116,7 +117,8 @@ class Pair:
 
     @property
     def target(self) -> str:
-        return " ".join(self.french)
+        """The French as a reader reads it: ``french`` spelled (app.models.translator.spelling)."""
+        return " ".join(spell(self.french))
 
 
 @dataclass
@@ -159,16 +161,6 @@ def concat(*phrases: Phrase) -> Phrase:
     return Phrase(en, fr, first.gender, first.number, first.person, first.heads, novel, first.pronoun_subject)
 
 
-def elide(fr: list[tuple[str, tuple[int, ...]]]) -> list[tuple[str, tuple[int, ...]]]:
-    """Elision before a vowel: "le arbre" -> "l' arbre", "je ai" -> "j' ai", "ce arbre" -> "cet arbre"."""
-    out = list(fr)
-    for j in range(len(out) - 1):
-        token, source = out[j]
-        if token in ELISION and begins_with_vowel(out[j + 1][0]):
-            out[j] = (ELISION[token], source)
-    return out
-
-
 def novel_pairing(adjective: str, noun: str) -> frozenset[str]:
     return frozenset({heldout.PAIRING}) if (adjective, noun) in heldout.NOVEL_PAIRINGS else frozenset()
 
@@ -202,7 +194,7 @@ def _nominal(
             fr.append((AND[1], ()))  # "froide et sombre": the "et" translates no English word
         fr.append(token)
     novel = frozenset().union(*(novel_pairing(a.english, noun.english[0]) for a in adjs))
-    return Phrase(en, elide(fr), g, number, 3, (noun.english[0],), novel)
+    return Phrase(en, fr, g, number, 3, (noun.english[0],), novel)
 
 
 def noun_phrase(
@@ -241,10 +233,8 @@ def bare_noun_phrase(
             tokens = ["des"]
         else:
             tokens = ["de", "le" if n.gender == "m" else "la"]
-            if begins_with_vowel(n.fr("sg")):
-                tokens[1] = "l'"
-            elif tokens[1] == "le":
-                tokens = ["du"]
+            if tokens[1] == "le" and not begins_with_vowel(n.fr("sg")):
+                tokens = ["du"]  # "de le eau" stays for spelling to write "de l' eau"
     else:
         tokens = ["les" if number == "pl" else ("le" if n.gender == "m" else "la")]
     return _nominal([], [(t, None) for t in tokens], n, number, adjectives)  # type: ignore[misc]
@@ -265,14 +255,16 @@ def coordinated(left: Phrase, right: Phrase) -> Phrase:
 
 
 def _attach(preposition: Phrase, np_: Phrase) -> Phrase:
-    """preposition + noun phrase, contracting a final de/à with le/les ("près de" + "le" -> "près du")."""
+    """preposition + noun phrase, contracting a final de/à with le/les ("près de" + "le" -> "près du"), but
+    not an article that spelling will elide ("près de le arbre", written "près de l' arbre")."""
     joined = concat(preposition, np_)
-    (last, last_src), (first, first_src) = joined.fr[len(preposition.fr) - 1], joined.fr[len(preposition.fr)]
+    k = len(preposition.fr)
+    (last, last_src), (first, first_src) = joined.fr[k - 1], joined.fr[k]
     contracted = CONTRACTIONS.get((last, first))
-    if contracted is not None:
+    elided = first in ELISION and k + 1 < len(joined.fr) and begins_with_vowel(joined.fr[k + 1][0])
+    if contracted is not None and not elided:
         k = len(preposition.fr) - 1
         joined.fr[k : k + 2] = [(contracted, tuple(sorted({*last_src, *first_src})))]
-    joined.fr = elide(joined.fr)  # "près de un" -> "près d' un"
     return joined
 
 
@@ -311,7 +303,8 @@ def verb_phrase(
     question: bool = False,
 ) -> Phrase:
     """The verb, agreeing with the subject: "slept" -> "a dormi"/"ont dormi", "fell" -> "est tombée";
-    ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (elided later);
+    ``negated``: "does not sleep" -> "ne dort pas", "did not sleep" -> "ne a pas dormi" (spelled "n' a pas
+    dormi");
     ``progressive`` (in the present): "is sleeping" -> "dort", the French verb aligned to "to be" and the
     -ing form, "is not sleeping" -> "ne dort pas"; ``modal`` (in the present, never negated): "can sleep" ->
     "peut dormir", "wants to sleep" -> "veut dormir"; ``question``: the form whose first English word a
@@ -375,7 +368,7 @@ def verb_phrase(
 
 def copula(subject: Phrase, tense: Tense, negated: bool = False) -> Phrase:
     """is/are/am/was/were -> est/sont/sommes/suis/êtes, était/étaient/étions/étais/étiez; ``negated``: "is
-    not" -> "ne est pas" (elided later to "n' est pas")."""
+    not" -> "ne est pas" (spelled "n' est pas")."""
     row = _row(subject.number, subject.person)
     french = ETRE_PRESENT if tense == "present" else ETRE_PAST
     if negated:
@@ -422,10 +415,9 @@ def clauses(left: Phrase, right: Phrase, conjunction: Literal["and", "but"] = "a
 
 
 def to_pair(sentence: Phrase) -> Pair:
-    fr = elide(sentence.fr)  # "je ai" -> "j' ai"
     return Pair(
         english=tuple(sentence.en),
-        french=tuple(token for token, _ in fr),
-        alignment=tuple(source for _, source in fr),
+        french=tuple(token for token, _ in sentence.fr),
+        alignment=tuple(source for _, source in sentence.fr),
         novel=sentence.novel,
     )

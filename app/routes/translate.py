@@ -25,8 +25,8 @@ FRENCH_SPACE_BEFORE = {"!": " !", "?": " ?", ".": "."}  # French sets ! and ? of
 def as_sentence(target: list[str], source_text: str) -> str:
     """The French words as a sentence: capitalised, ending with the source's final . ! or ? if it had one.
 
-    An elided word (l', d', j') is a token of its own for the model and joins the next word in writing:
-    ["l'", "arbre"] -> "l'arbre".
+    An elided word (l', d', j', spelled from the network's "le", "de", "je": app.models.translator.spelling)
+    is a token of its own and joins the next word in writing: ["l'", "arbre"] -> "l'arbre".
     """
     text = " ".join(target).replace("' ", "'")
     end = source_text.rstrip()[-1:]

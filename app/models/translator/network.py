@@ -48,6 +48,7 @@ from app.core.attention import (
 )
 from app.core.layers import SELF_ATTENTION_BLOCK, feed_forward, layer_norm
 from app.models.translator.fast_decoder import FastDecoder
+from app.models.translator.spelling import spell
 from app.models.translator.steps import MAX_STEPS, Forward, Step, Translation
 from app.models.translator.words import BOS, EOS, PAD, SourceWords
 
@@ -241,7 +242,7 @@ class Translator(SourceWords):
         """
         ids = self.source_ids(words)
         target, steps = self.fast.greedy(ids, self.step_limit(words, max_steps))
-        return Translation(source=list(words), target=target, steps=steps)
+        return Translation(source=list(words), target=spell(target), steps=steps)
 
     def translate_many(
         self, sentences: list[list[str]], max_steps: int | None = None, *, float32: bool = False
@@ -257,7 +258,7 @@ class Translator(SourceWords):
         limits = [self.step_limit(words, max_steps) for words in sentences]
         decoded = (self.fast32 if float32 else self.fast).greedy_many(ids, limits)
         return [
-            Translation(source=list(words), target=target, steps=steps)
+            Translation(source=list(words), target=spell(target), steps=steps)
             for words, (target, steps) in zip(sentences, decoded, strict=True)
         ]
 
@@ -280,4 +281,4 @@ class Translator(SourceWords):
                 break
             target.append(self.target_vocabulary[token])
             steps.append(step)
-        return Translation(source=list(words), target=target, steps=steps)
+        return Translation(source=list(words), target=spell(target), steps=steps)
