@@ -25,6 +25,7 @@ from app.models.relations import POSITION_SLICE, analyse
 from app.models.translator.network import FLOAT32_MAPS
 from app.routes.pages import RECORDS
 from training.evaluation import story as story_of
+from training.french_vocabulary import ENGLISH_WORDS, FRENCH_WORDS
 from training.written import SECOND, agreement
 from training.written import load as load_written
 
@@ -260,11 +261,19 @@ def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() ->
             f"{found['heldout_pairs']:,} pairs with {found['description']}: {percent(found['exact_match'])} "
             f"exact, {percent(found['alignment'])} aligned"
         ) in text
-    everyday = record["everyday"]
+
+    def said(found: dict[str, Any]) -> str:
+        return f"it writes {found['right']} right" + (
+            f" and refuses {found['refused']}" if found["refused"] else ""
+        )
+
+    everyday, later = record["everyday"], record["everyday_second"]
     assert (
         f"Of {everyday['sentences']} everyday sentences written for the test without looking at its words, "
-        f"it writes {everyday['right']} right and refuses {everyday['refused']}"
+        f"{said(everyday)}; of {later['sentences']} more written the same way later and scored once after "
+        f"training, {said(later)}"
     ) in text
+    assert f"from {len(ENGLISH_WORDS)} English and {len(FRENCH_WORDS)} French word forms" in text
     assert (
         f"{record['parameters'] / 1e6:.2f} M parameters (d_model {record['d_model']}, "
         f"{record['heads']} heads, {record['encoder_layers']} + {record['layers']} layers), trained in "

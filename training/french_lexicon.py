@@ -97,6 +97,30 @@ TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("every", "evening"), ("chaque", "soir"), ("present",)),
 )
 
+
+@dataclass(frozen=True)
+class PlaceWord:
+    """A place English names without an article, after a verb of motion (``destination``: "went home",
+    "go to school") or where someone is ("stayed at home", "works at school"); French gives it its article:
+    "à la maison", "à la école" (spelled "à l' école"), "au travail". ``alignment[j]``: the English words
+    French word j renders ("au" both "to" and "work", as a contraction renders its preposition and noun)."""
+
+    english: tuple[str, ...]
+    french: tuple[str, ...]
+    alignment: tuple[tuple[int, ...], ...]
+    destination: bool
+
+
+PLACE_WORDS: tuple[PlaceWord, ...] = (
+    PlaceWord(("home",), ("à", "la", "maison"), ((0,), (0,), (0,)), True),
+    PlaceWord(("to", "school"), ("à", "la", "école"), ((0,), (1,), (1,)), True),
+    PlaceWord(("to", "work"), ("au", "travail"), ((0, 1), (1,)), True),
+    PlaceWord(("to", "bed"), ("au", "lit"), ((0, 1), (1,)), True),
+    PlaceWord(("at", "home"), ("à", "la", "maison"), ((0,), (1,), (1,)), False),
+    PlaceWord(("at", "school"), ("à", "la", "école"), ((0,), (1,), (1,)), False),
+    PlaceWord(("at", "work"), ("au", "travail"), ((0, 1), (1,)), False),
+)
+
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 
 # Preposed adjectives' masculine singular before a vowel: "le vieil arbre", "un bel oiseau", "un nouvel

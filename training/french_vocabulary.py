@@ -23,6 +23,7 @@ from training.french_lexicon import (
     NOT,
     NOUNS,
     OF,
+    PLACE_WORDS,
     PREPOSITIONS,
     PRONOUNS,
     QUESTION,
@@ -59,6 +60,7 @@ def lexicon_entries() -> list[tuple[str, str]]:
         (WHERE[0], "adv"),
         (WHO[0], "pron"),
         *((" ".join(t.english), "adv") for t in TIME_WORDS),
+        *((" ".join(p.english), "adv") for p in PLACE_WORDS),
         (NOT[0], "adv"),
         (AND[0], "conj"),
         (BUT[0], "conj"),
@@ -83,6 +85,7 @@ def _english_forms() -> list[str]:
     words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
     words += [w for a in ADJECTIVES for w in a.comparative] + [MORE[0], THAN[0], *RELATIVE[:2]]
     words += [w for t in TIME_WORDS for w in t.english]
+    words += [w for p in PLACE_WORDS for w in p.english]
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS]
@@ -143,10 +146,12 @@ def _allowed_links() -> set[tuple[str, str]]:
     links |= {WHERE, WHO, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
     for a in ADJECTIVES:  # "taller" -> "plus grand", "more famous" -> "plus célèbre"
         links |= {(w, f) for w in a.comparative for f in (*a.french, MORE[1])}
-    for t in TIME_WORDS:
+    for t in (*TIME_WORDS, *PLACE_WORDS):
         links |= {(t.english[e], f) for f, source in zip(t.french, t.alignment, strict=True) for e in source}
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
+        if {"un", "une"} & set(d.french):  # after a negation: "does not have a car" -> "… pas de voiture"
+            links.add((d.english, "de"))
     for p in PREPOSITIONS:
         links |= {(e, f) for e in p.english for f in p.french}
     links |= {(who.english, who.french) for who in PRONOUNS}
@@ -156,8 +161,8 @@ def _allowed_links() -> set[tuple[str, str]]:
     ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
         if n.use == "mass":
             links |= {(w, a) for w in n.en("sg") for a in ("du", "de", "la", "le")}
-        if n.english[1] is not None:
-            links |= {(w, a) for w in n.en("pl") for a in ("des", "les")}
+        if n.english[1] is not None:  # and after a negation "de": "no apples" -> "pas de pommes"
+            links |= {(w, a) for w in n.en("pl") for a in ("des", "les", "de")}
     for (prep, article), contracted in CONTRACTIONS.items():
         links |= {(e, contracted) for e, f in list(links) if f in (prep, article)}
     for before, after in BEFORE_VOWEL.items():
@@ -171,7 +176,8 @@ def english_kinds() -> dict[str, list[str]]:
     (do, does, did, can, must), negation (not), adjective (and its comparative: "taller"), number (the
     determiners the app's lexicon calls numbers: "two", "three"), determiner, preposition (every word of one:
     "in", "front", "of"), pronoun, conjunction, adverb (very), comparison (more, than), relative (who, that),
-    question (where, who), time (every word of a time word: "every", "morning").
+    question (where, who), time (every word of a time word: "every", "morning"); the place of a place word
+    ("home", "work" of "at work") is a noun.
     The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
     verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
     from app.models.lexicon import lookup
@@ -183,7 +189,8 @@ def english_kinds() -> dict[str, list[str]]:
     kinds: dict[str, list[str]] = {
         "noun": [
             w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
-        ],
+        ]
+        + [p.english[-1] for p in PLACE_WORDS],  # "home", "work" of "at work"
         "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
         "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],

@@ -25,6 +25,7 @@ from training.french_lexicon import (
     VERB,
     WHERE,
     WHO,
+    PlaceWord,
     TimeWord,
     participle,
 )
@@ -34,6 +35,7 @@ from training.parallel_phrases import (
     Tense,
     concat,
     copula,
+    negated_object,
     noun_phrase,
     novel_pairing,
     predicate,
@@ -57,9 +59,12 @@ def transitive(
     question: bool = False,
 ) -> Phrase:
     """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
-    be ``negatable``): "we do not paint the old door"; ``progressive``: "we are painting the old door";
-    ``modal``: "we can paint the old door"; ``question``: "do we paint the old door"."""
+    be ``negatable``): "we do not paint the old door", "we do not eat bread" -> "… pas de pain";
+    ``progressive``: "we are painting the old door"; ``modal``: "we can paint the old door"; ``question``: "do
+    we paint the old door"."""
     verb = verb_phrase(subject, past, tense, negated, progressive, modal, question)
+    if negated:  # "we do not eat bread" -> "nous ne mangeons pas de pain"
+        obj = negated_object(obj)
     clause = (ask if question else concat)(subject, verb, obj, *rest)
     clause.novel |= verb_object_novelty(past, obj)
     if progressive and heldout.OBJECT in clause.novel:
@@ -137,6 +142,11 @@ def where(subject: Phrase, verb: Phrase | None, tense: Tense) -> Phrase:
 def who() -> Phrase:
     """ "who" as a subject: "who ate the bread" -> "qui a mangé le pain" (the verb in the third singular)."""
     return Phrase([WHO[0]], [(WHO[1], (0,))])
+
+
+def place_word(word: PlaceWord) -> Phrase:
+    """A place named without an article: "home" -> "à la maison", "at work" -> "au travail"."""
+    return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
 
 
 def time_word(word: TimeWord) -> Phrase:

@@ -22,6 +22,7 @@ from training.french_lexicon import (
     LIVING,
     NOUN,
     NOUNS,
+    PLACE_WORDS,
     PREPOSITIONS,
     STATIVE,
     TIME_WORDS,
@@ -50,6 +51,11 @@ PROGRESSIVE_SHARE = 0.3  # the share of clauses in the present with a verb in th
 MODAL_SHARE = 0.2  # the share of the other clauses in the present with "can" or "want to" before the verb
 QUESTION_SHARE = 0.15  # the share of sentences that are a question: yes/no, "who …" or "where …"
 MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
+# How often the place after an intransitive verb is one named without an article ("at home", "at work":
+# PLACE_WORDS), and twice as often a verb of motion's destination ("home", "to school"): fewer verbs take one
+PLACE_WORD_SHARE = 0.3
+DESTINATIONS = tuple(p for p in PLACE_WORDS if p.destination)
+LOCATIONS = tuple(p for p in PLACE_WORDS if not p.destination)
 VERY_SHARE = 0.1  # the share of predicate adjectives after "very"
 COMPARISON_SHARE = 0.12  # the share of clauses of "to be" and adjectives that compare: "taller than"
 RELATIVE_SHARE = 0.3  # the share of extended noun phrases that take a relative clause
@@ -370,9 +376,13 @@ class Grammar:
             verb_phrase = phrases.verb_phrase(subject, past, tense, negated, progressive, modal, question)
             parts = [subject, verb_phrase]
             if past in MOVING and rng.random() < 0.5:  # "went to the market" -> "est allé au marché"
-                parts.append(phrases.to(self.np(frozenset({"place"}), adjectives=rng.random() < 0.3)))
-            elif rng.random() < 0.6:
-                parts.append(self.pp())
+                if rng.random() < 2 * PLACE_WORD_SHARE:  # "went home" -> "est allé à la maison"
+                    parts.append(constructions.place_word(rng.choice(DESTINATIONS)))
+                else:
+                    parts.append(phrases.to(self.np(frozenset({"place"}), adjectives=rng.random() < 0.3)))
+            elif rng.random() < 0.6:  # "stayed at home" -> "est resté à la maison", or "slept near the door"
+                at = rng.random() < PLACE_WORD_SHARE and past not in MOVING  # not "went at home"
+                parts.append(constructions.place_word(rng.choice(LOCATIONS)) if at else self.pp())
             return (constructions.ask if question else phrases.concat)(*parts)
         obj = self.objects(verb)
         for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object

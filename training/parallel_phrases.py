@@ -61,7 +61,7 @@ belong to the training set.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from app.models.translator.spelling import ELISION, begins_with_vowel, spell
@@ -100,6 +100,10 @@ Article = Literal["partitive", "generic"]
 # ---------------------------------------------------------------------------------------------------------
 # Pairs and the phrases they are built from.
 # ---------------------------------------------------------------------------------------------------------
+
+
+# The articles French negation turns into "de" at the head of an object (and "de la", "de le": negated_object)
+INDEFINITE = (["un"], ["une"], ["du"], ["des"])
 
 
 @dataclass(frozen=True)
@@ -378,11 +382,26 @@ def copula(subject: Phrase, tense: Tense, negated: bool = False) -> Phrase:
     return Phrase.word([COPULA_ENGLISH[tense][row]], [french[row]])
 
 
-def negatable(obj: Phrase) -> bool:
-    """Whether a clause with this object may be negated: not when the object has an indefinite or partitive
-    article, which French negation turns into "de" ("pas de pain"), a rule the grammar leaves out."""
+def negated_object(obj: Phrase) -> Phrase:
+    """The object of a negated verb: French negation turns its indefinite or partitive article into "de"
+    ("pas de pain", "pas de eau" spelled "pas d' eau", "pas de pommes", "pas de chat"), aligned to what the
+    article rendered. Any other object is returned as it is."""
     tokens = [token for token, _ in obj.fr]
-    return not ({"un", "une", "des", "du"} & set(tokens)) and tokens[:1] != ["de"]
+    drop = 2 if tokens[:2] in (["de", "la"], ["de", "le"]) else 1 if tokens[:1] in INDEFINITE else 0
+    if not drop or (tokens[0] in ("un", "une") and obj.en[0] not in ("a", "an")):
+        return obj  # "one" is a number, not an article: "not one cat" -> "pas un chat"
+    source = tuple(sorted({i for _, sources in obj.fr[:drop] for i in sources}))
+    return replace(obj, fr=[("de", source), *obj.fr[drop:]])
+
+
+def negatable(obj: Phrase) -> bool:
+    """Whether a clause with this object may be negated: not when an indefinite or partitive article is left
+    after the negation's "de" (``negated_object``), as in "the door of a house", nor when the object is two
+    nouns with such an article ("bread and milk"): the grammar leaves their negated forms out."""
+    negated = negated_object(obj)
+    if negated is not obj and len(obj.heads) > 1:
+        return False  # "bread and milk": "ni … ni …", left out
+    return not ({"un", "une", "des", "du"} & {token for token, _ in negated.fr})
 
 
 def predicate(subject: Phrase, adjective: str, *more: str, very: bool = False) -> Phrase:

@@ -36,7 +36,7 @@ from app.models.translator.committed import RECORD_FILE, WEIGHTS_FILE, Translato
 from app.models.translator.network import DECODER_PARAMETERS, ENCODER_PARAMETERS, Translator  # noqa: E402
 from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
-from training.evaluation import everyday_measured, measure, unread_measured  # noqa: E402
+from training.evaluation import EVERYDAY_SETS, everyday_measured, measure, unread_measured  # noqa: E402
 from training.french_vocabulary import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
 from training.parallel_corpus import (  # noqa: E402
     CONSTRUCTION_SETS,
@@ -244,7 +244,8 @@ def remeasure(heldout: list[Pair], novel: list[Pair]) -> None:
     model = TranslatorModel(WEIGHTS / WEIGHTS_FILE, WEIGHTS / RECORD_FILE)
     record = {**model.record, **unread_measured(model.translator, model.best_layer, heldout + novel)}
     record |= everyday_measured(model.translator)
-    print("unread", json.dumps(record["unread"]), "everyday", json.dumps(record["everyday"]), flush=True)
+    everyday = {key: record[key] for key in EVERYDAY_SETS}
+    print("unread", json.dumps(record["unread"]), "everyday", json.dumps(everyday), flush=True)
     (WEIGHTS / RECORD_FILE).write_text(
         json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -403,7 +404,9 @@ def main() -> None:
             f"{name}: exact match {f['exact_match']:.1%}, alignment {f['alignment']:.1%}; "
             for name, f in construction_figures.items()
         )
-        + f"everyday sentences right: {record['everyday']['right']} of {record['everyday']['sentences']}; "
+        + "".join(
+            f"{key} right: {record[key]['right']} of {record[key]['sentences']}; " for key in EVERYDAY_SETS
+        )
         + f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,
     )

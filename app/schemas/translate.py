@@ -103,8 +103,9 @@ class TranslatorConstruction(TranslatorNovel):
 
 
 class EverydayRecord(BaseModel):
-    """How the translator does on everyday sentences written for the test blind to its vocabulary
-    (tests/models/translator_everyday.txt), measured with the committed weights."""
+    """How the translator does on forty everyday sentences written for the test blind to its vocabulary
+    (tests/models/translator_everyday.txt, and for ``everyday_second`` translator_everyday_second.txt),
+    measured with the committed weights."""
 
     sentences: int
     right: int = Field(description="how many it translates as one of the references, token for token")
@@ -181,4 +182,9 @@ class TranslatorAbout(BaseModel):
         "pronoun, conjunction), alphabetically; a word may be of two kinds"
     )
     unread: UnreadRecord
-    everyday: EverydayRecord
+    everyday: EverydayRecord = Field(
+        description="the first forty everyday sentences, which the grammar grew on"
+    )
+    everyday_second: EverydayRecord = Field(
+        description="forty more, written blind while the grammar last changed and scored once, after training"
+    )

@@ -9,6 +9,7 @@ from app.models.translator.steps import Step, Translation
 from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.web.refusal import Refusal, UnknownWords
 from training.evaluation import (
+    EVERYDAY_SETS,
     alignment_hits,
     everyday_measured,
     everyday_sentences,
@@ -38,12 +39,12 @@ GOAL = 0.95  # exact match aimed at on the sets held out by construction
 # writes "ne" in full and spelling elides it: negation's misses were elisions, "n' peint", "ne attrapent").
 CONSTRUCTION_FLOORS: dict[str, float] = {}
 # A construction's set, where its alignment falls short of 95%: as measured at the best layer of the held-out
-# pairs (the figure's default; 85.9% at the question set's own best layer). In a question "est-ce que" is
-# aligned to the English word that opens it ("does"), but the model reads the word after it, the subject it
-# is about to write ("est-ce que elle").
-ALIGNMENT_FLOORS = {"question": 0.81}
-# The everyday sentences (tests/models/translator_everyday.txt): right and refused as measured.
-EVERYDAY_FLOOR, EVERYDAY_REFUSED = 37, 1
+# pairs (the figure's default, and the question set's own best layer too). In a question "que" of "est-ce que"
+# often reads the subject it comes before ("est-ce que elle"), and the auxiliary after "did" the verb that
+# chooses avoir or être; the alignment puts both on the English word that opens the question.
+ALIGNMENT_FLOORS = {"question": 0.89}
+# The everyday sentences (training.evaluation.EVERYDAY_SETS): right, and refused at most, as measured.
+EVERYDAY_FLOORS = {"everyday": (40, 0), "everyday_second": (22, 12)}
 
 
 MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
@@ -194,19 +195,28 @@ def test_held_out_figures_meet_the_goals(model: TranslatorModel) -> None:
         assert figures["alignment_by_layer"][record["best_layer"]] >= aligned_floor - 0.02
 
 
-def test_the_everyday_sentences_are_written_for_the_test() -> None:
-    """40 sentences of 3 to 15 words, each with a reference, none made by the grammar."""
-    sentences = everyday_sentences()
-    assert len(sentences) == 40 and all(3 <= len(english) <= 15 and refs for english, refs in sentences)
-    assert not {" ".join(e) for e, _ in sentences} & {p.source for p in training_pairs(TRAINING_PAIRS)}
+@pytest.mark.parametrize("key", EVERYDAY_SETS)
+def test_the_everyday_sentences_are_written_for_the_test(key: str) -> None:
+    """40 sentences of 3 to 15 words (39 in the second set, which lost one the first set holds), each with a
+    reference, none made by the grammar, none in another set."""
+    sentences = everyday_sentences(EVERYDAY_SETS[key])
+    assert len(sentences) >= 39 and all(3 <= len(english) <= 15 and refs for english, refs in sentences)
+    texts = {" ".join(e) for e, _ in sentences}
+    assert not texts & {p.source for p in training_pairs(TRAINING_PAIRS)}
+    others = {
+        " ".join(e) for k, path in EVERYDAY_SETS.items() if k != key for e, _ in everyday_sentences(path)
+    }
+    assert not texts & others
 
 
 def test_the_everyday_sentences_are_measured_again_from_the_weights(model: TranslatorModel) -> None:
     """The record's figures on the everyday sentences (written blind to the vocabulary) are the weights'; the
-    goal is 34 of 40 right with none refused for a common word, and EVERYDAY_FLOOR holds what was measured."""
-    found = everyday_measured(model.translator)["everyday"]
-    assert found == model.record["everyday"]
-    assert found["right"] >= EVERYDAY_FLOOR and found["refused"] <= EVERYDAY_REFUSED
+    goal is 34 of 40 right, none refused for a common word, and EVERYDAY_FLOORS holds what was measured."""
+    found = everyday_measured(model.translator)
+    assert set(found) == set(EVERYDAY_FLOORS)
+    for key, (right, refused) in EVERYDAY_FLOORS.items():
+        assert found[key] == model.record[key]
+        assert found[key]["right"] >= right and found[key]["refused"] <= refused, key
 
 
 READERS_SENTENCES = {

@@ -18,6 +18,7 @@ from training.french_lexicon import (
     DETERMINER,
     NOUN,
     NOUNS,
+    PLACE_WORDS,
     TIME_WORDS,
     VERB,
     VERBS,
@@ -27,6 +28,7 @@ from training.parallel_constructions import (
     ask,
     comparison,
     example_pairs,
+    place_word,
     relative_object,
     relative_subject,
     transitive,
@@ -49,6 +51,7 @@ from training.parallel_grammar import Grammar
 from training.parallel_heldout import NEGATION, NOVEL_NEGATED, NOVEL_OBJECTS, NOVEL_PAIRINGS, OBJECT, PAIRING
 from training.parallel_phrases import (
     Pair,
+    Phrase,
     bare_noun_phrase,
     clauses,
     concat,
@@ -450,22 +453,40 @@ def test_negation_puts_ne_and_pas_around_the_conjugated_verb() -> None:
     assert _sentence(i, verb_phrase(i, "slept", "present", negated=True)) == "je ne dors pas"
 
 
-def test_an_object_with_an_indefinite_or_partitive_article_is_never_negated(train: tuple[Pair, ...]) -> None:
-    assert not negatable(bare_noun_phrase("bread"))  # "pas de pain", a rule the grammar leaves out
-    assert not negatable(noun_phrase("a", "cat"))
+def test_negation_turns_an_indefinite_or_partitive_article_into_de(train: tuple[Pair, ...]) -> None:
+    """ "pas de pain", "pas d' eau", "pas de pommes", "pas de chat"; "one" is a number ("pas un chat"), and
+    two nouns with such articles ("bread and milk", "ni … ni") are never negated."""
+    we = pronoun("we")
+
+    def negated(obj: Phrase) -> str:
+        return to_pair(transitive(we, "ate", "present", obj, negated=True)).target
+
+    assert negated(bare_noun_phrase("bread")) == "nous ne mangeons pas de pain"
+    assert negated(bare_noun_phrase("water")) == "nous ne mangeons pas d' eau"
+    assert negated(bare_noun_phrase("soup")) == "nous ne mangeons pas de soupe"
+    assert negated(bare_noun_phrase("apple", "pl")) == "nous ne mangeons pas de pommes"
+    assert negated(noun_phrase("an", "apple")) == "nous ne mangeons pas de pomme"
+    assert negated(noun_phrase("the", "apple")) == "nous ne mangeons pas la pomme"
+    assert to_pair(transitive(we, "ate", "present", noun_phrase("an", "apple"), negated=True)).alignment[
+        4
+    ] == (4,)  # "de" renders "an"
+    assert not negatable(noun_phrase("one", "cat"))
+    assert not negatable(coordinated(bare_noun_phrase("bread"), bare_noun_phrase("milk")))
     assert negatable(noun_phrase("the", "cat")) and negatable(noun_phrase("my", "cat", "pl"))
-    negated = [p for p in train if "pas" in p.french]
-    assert len(negated) >= 0.1 * len(train)
+    assert sum("pas" in p.french for p in train) >= 0.1 * len(train)
     participles = {p for v in VERBS for p in ALLOWED_LINKS_OF.get(v.english[2], ())}
-    for pair in negated:
+    articles = 0
+    for pair in train:
+        if "pas" not in pair.french:
+            continue
         k = pair.french.index("pas") + 1
-        k += (
-            k < len(pair.french) and pair.french[k] in participles
-        )  # "n' a pas vu": what follows the participle
+        k += k < len(pair.french) and pair.french[k] in participles  # "n' a pas vu": what follows it
         after = pair.french[k : k + 1]
         if after and {pair.english[i] for i in pair.alignment[k]} & {"from", "of"}:
             continue  # "ne tombe pas de son bateau": "from", not an article
-        assert after not in (("un",), ("une",), ("des",), ("du",), ("de",), ("d'",)), pair.target
+        assert after not in (("un",), ("une",), ("des",), ("du",)), pair.target
+        articles += after == ("de",)
+    assert articles >= 100  # the negated partitive is in the corpus
 
 
 def test_training_negates_a_held_out_verb_only_in_the_past_and_the_negated_set_in_the_present(
@@ -644,3 +665,24 @@ def test_training_has_relative_clauses_and_comparisons(train: tuple[Pair, ...]) 
     after_noun = Counter(p.english[k + 1] for p in train for k, w in enumerate(p.english[:-1]) if w in nouns)
     assert after_noun["who"] >= 300 and after_noun["that"] >= 300, after_noun
     assert sum("than" in p.english for p in train) >= 0.02 * len(train)
+
+
+def test_places_named_without_an_article_get_one_in_french(train: tuple[Pair, ...]) -> None:
+    """ "went home" -> "est allé à la maison", "go to school" -> "aller à l' école", "stayed at work" -> "est
+    resté au travail": a destination after a verb of motion, a location after another intransitive verb."""
+    she = pronoun("she")
+    home = next(p for p in PLACE_WORDS if p.english == ("home",))
+    went = to_pair(concat(she, verb_phrase(she, "went", "past"), place_word(home)))
+    assert (went.source, went.target) == ("she went home", "elle est allée à la maison")
+    assert went.alignment[-3:] == ((2,), (2,), (2,))
+    school = next(p for p in PLACE_WORDS if p.english == ("to", "school"))
+    must = to_pair(concat(she, verb_phrase(she, "went", "present", modal="must"), place_word(school)))
+    assert must.target == "elle doit aller à l' école"
+    texts = {p.source: p for p in train}
+    for place in PLACE_WORDS:
+        phrase = " ".join(place.english)
+        found = [p for s, p in texts.items() if s.endswith(" " + phrase) or f" {phrase} " in s]
+        assert len(found) >= 0.001 * len(train), phrase
+    movers = ("go", "goes", "went", "come", "comes", "came")
+    assert not any(f"{m} at {w}" in s for s in texts for m in movers for w in ("home", "school", "work"))
+    assert not any(f"{w} to {m}" in s for s in texts for w in ("stayed", "slept") for m in ("school", "work"))

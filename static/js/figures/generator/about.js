@@ -17,7 +17,7 @@ export function showAbout(el, a) {
     para(
       `On ${num(a.heldout_pairs)} held-out pairs, whose English it never saw in training, it writes the ` +
         `reference translation exactly ${pct(a.exact_match)} of the time.` +
-        (a.everyday ? ` ${everydaySentence(a.everyday)}` : ""),
+        (a.everyday ? ` ${everydaySentence(a.everyday, a.everyday_second)}` : ""),
     ),
   ];
   const how = [
@@ -81,11 +81,15 @@ function constructionsPara(sets) {
   return para(`Each construction has a held-out set of its own: ${each.join("; ")}.`);
 }
 
-/** How the translator does on everyday sentences written blind to its vocabulary (record `e`, "everyday"). */
-function everydaySentence(e) {
-  const refused = e.refused ? `; it refuses ${e.refused} for a word it does not know` : "";
+/** How the translator does on everyday sentences written blind to its vocabulary: record `e` ("everyday"), the
+ * set its grammar grew on, and `later` ("everyday_second"), written the same way and scored once after training. */
+function everydaySentence(e, later) {
+  const refused = (s) => (s.refused ? `, refusing ${s.refused} for a word it does not know` : "");
+  const more = later
+    ? `; of ${later.sentences} more, written later and scored once after training, ${later.right} right${refused(later)}`
+    : "";
   return `Of ${e.sentences} everyday sentences written for the test without looking at its words, it writes ` +
-    `${e.right} right${refused}.`;
+    `${e.right} right${refused(e)}${more}.`;
 }
 
 /** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */
