@@ -18,7 +18,7 @@ from app.core.borrowing import own_pairs, relation_scores
 from app.models.heads import Layer
 from app.models.relations import RELATIONS, analyse, features
 from app.models.translator.network import Translator
-from app.models.translator.omissions import CONTENT_KINDS, UNREAD_BELOW, readings, word_kinds
+from app.models.translator.omissions import CHECKED_KINDS, CONTENT_KINDS, UNREAD_BELOW, readings, word_kinds
 from app.models.translator.spelling import ELISION, spell
 from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.models.verdicts import every_relation_has_its_own_head, serves_every_relation
@@ -290,6 +290,7 @@ def unread_record(
             examples.append({"source": " ".join(words), "translation": " ".join(target), "unread": flags})
     return {
         "threshold": UNREAD_BELOW,
+        "kinds": list(CHECKED_KINDS),
         "joined_sentences": len(joined),
         "left_out": left_out,
         "caught": caught[UNREAD_BELOW],

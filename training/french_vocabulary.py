@@ -179,7 +179,7 @@ def english_kinds() -> dict[str, list[str]]:
     question (where, who), time (every word of a time word: "every", "morning"); the place of a place word
     ("home", "work" of "at work") is a noun.
     The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
-    verbs, adjectives, numbers and "not" (app.models.translator.omissions)."""
+    verbs, adjectives, numbers, time words and "not" (app.models.translator.omissions)."""
     from app.models.lexicon import lookup
 
     def is_number(word: str) -> bool:

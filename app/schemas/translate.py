@@ -57,8 +57,8 @@ class TranslateResponse(BaseModel):
         "source words on held-out pairs"
     )
     unread: list[int] = Field(
-        description="positions in `source` of the nouns, verbs, adjectives, numbers and “not” that no step "
-        "read: on "
+        description="positions in `source` of the nouns, verbs, adjectives, numbers, time words and “not” "
+        "that no step read: on "
         "none did best_layer's cross-attention, its heads averaged, put the translator's threshold or more "
         "(a noun right before a noun is read with it). A word left out of the translation is almost "
         "always one of them; `GET /api/translate/about` gives the threshold and how it was measured"
@@ -129,9 +129,10 @@ class UnreadRecord(BaseModel):
         description="sentences of two or three held-out ones joined by and/but, where words get left out"
     )
     left_out: int = Field(
-        description="their nouns, verbs, adjectives, numbers and “not” whose French is nowhere in the "
+        description="their words of the kinds the check reads (`kinds`) whose French is nowhere in the "
         "translation"
     )
+    kinds: list[str] = Field(description="the kinds of word the check reads (`vocabulary_kinds` names them)")
     caught: int = Field(description="how many of those the check flags")
     right_translations: int = Field(description="held-out and novel pairs translated exactly right")
     right_flagged: int = Field(description="how many of those it flags a word of")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from app.models.translator.committed import TranslatorModel
-from app.models.translator.omissions import UNREAD_BELOW, readings, unread
+from app.models.translator.omissions import CHECKED_KINDS, UNREAD_BELOW, readings, unread, word_kinds
 from app.models.translator.steps import Step, Translation
 from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.web.refusal import Refusal, UnknownWords
@@ -290,6 +290,17 @@ def test_the_check_meets_its_goals_in_the_record(model: TranslatorModel) -> None
     score = {r["threshold"]: r["caught"] - r["right_flagged"] for r in record["by_threshold"]}
     assert score[UNREAD_BELOW] == max(score.values())
     assert model.record["vocabulary_kinds"] == english_kinds()
+    assert record["kinds"] == list(CHECKED_KINDS)  # the page names them from the record
+
+
+def test_a_time_word_the_translation_left_out_is_named(model: TranslatorModel) -> None:
+    """A time word opening a clause is outside the grammar and the translation drops it; the check names it
+    (and the words it reads of every kind CHECKED_KINDS lists are in the lexicon's kinds)."""
+    kinds = word_kinds(model.record["vocabulary_kinds"])
+    found = model.translator.translate("yesterday the sky was grey".split())
+    assert "hier" not in found.target
+    assert [found.source[i] for i in unread(found, model.best_layer, kinds)] == ["yesterday"]
+    assert set(CHECKED_KINDS) <= set(model.record["vocabulary_kinds"])
 
 
 @pytest.mark.sweep  # about 40 s: every held-out and novel pair and 1,500 joined sentences, translated again

@@ -13,7 +13,10 @@ from app.models.translator.steps import Translation
 # train_translator --measure writes: how many of the words left out it catches and how many right
 # translations it flags, at this threshold and at others (the record keeps them all).
 UNREAD_BELOW = 0.5
-CONTENT_KINDS = frozenset({"noun", "verb", "adjective", "number", "negation"})  # the kinds the check reads
+# The kinds the check reads, in the order the page names them: words whose meaning a translation loses when no
+# step reads them ("yesterday" too: a time word opening a clause was left out without a word said)
+CHECKED_KINDS: tuple[str, ...] = ("noun", "verb", "adjective", "number", "time", "negation")
+CONTENT_KINDS = frozenset(CHECKED_KINDS)
 
 
 def word_kinds(by_kind: dict[str, list[str]]) -> dict[str, frozenset[str]]:

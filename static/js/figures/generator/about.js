@@ -96,8 +96,11 @@ function everydaySentence(e, later) {
 function unreadPara(a) {
   const u = a.unread;
   const num = (x) => x.toLocaleString("en");
+  const named = { negation: "“not”", time: "time word" };
+  const kinds = u.kinds.map((k) => named[k] ?? k);
+  const which = `${kinds.slice(0, -1).join(", ")} or ${kinds.at(-1)}`;
   return para(
-    `Attention as a check: a noun, verb, adjective, number or “not” is marked “not translated” when no step of the ` +
+    `Attention as a check: a ${which} is marked “not translated” when no step of the ` +
       `translation put ${u.threshold} or more of its attention on it (decoder layer ${a.best_layer + 1}, its ` +
       `heads averaged). On ${num(u.joined_sentences)} longer sentences made by joining held-out ones, the ` +
       `translations left out ${num(u.left_out)} such words and the check marked ${num(u.caught)}; of the ` +
