@@ -120,7 +120,9 @@ def test_generate_writes_the_translation_one_word_at_a_time(watched_page):
             texts.append(line["text"])
     assert texts == ["La …", "La rive …", "La rive était …", "La rive était escarpée"]
     elapsed = lines[-1]["t"] - next(line["t"] for line in lines if line["text"] == "La …")
-    assert 1000 <= elapsed <= 3000, elapsed  # three more words at about 0.4 s each
+    # three more words at 0.4 s each (1.2 s); the observer stamps a word when the task that drew it ends, and
+    # the first word's drawing can take a few hundred milliseconds on a loaded machine (975 ms was seen)
+    assert 800 <= elapsed <= 3000, elapsed
     assert query_params(page).get("gen_step") == "4"
     assert_cross_arcs(figure, 4)
     # One POST for the whole translation: the steps are animated from it, never fetched one by one.
