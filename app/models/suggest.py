@@ -7,7 +7,8 @@ by meaning, never by spelling ("went" is not "wet", "not" is not "hot"):
 1. the same word in another form, of the form the place asks for: "went" -> "went"'s other forms the model
    knows, "goes" after "she" and "go" after "they"; "apples" -> "apple" after "an", and nothing after "three";
 2. else words of the same kind and the same field, in the same form: "piano" -> "guitar" when the model knows
-   an instrument and not the piano.
+   an instrument and not the piano; those that call the same side topics to mind first ("winter", a time of
+   weather, -> "day" before "clock").
 
 The place's form is read from the word before: after a form of "be" only an -ing form or an adjective fits,
 so a verb is offered there only in its -ing form ("the cat is sleeping": never "sleeps"); after "to", a modal
@@ -63,7 +64,7 @@ class Suggestions:
         self.spelling = CloseWords(self.words, n)
         # the vocabulary's words by lemma and part of speech, and by field, part of speech and form
         self.by_lemma: dict[tuple[str, str], list[tuple[str, tuple[str, str, str]]]] = {}
-        self.by_field: dict[tuple[str, tuple[str, str, str]], list[str]] = {}
+        self.by_field: dict[tuple[str, tuple[str, str, str]], list[tuple[str, frozenset[str]]]] = {}
         for word in self.words:
             entry, ing = _entry(word)
             if entry is None:
@@ -71,7 +72,7 @@ class Suggestions:
             form = _form(entry, ing)
             self.by_lemma.setdefault((entry.lemma, entry.pos), []).append((word, form))
             if len(entry.fields) == 1:
-                self.by_field.setdefault((entry.fields[0], form), []).append(word)
+                self.by_field.setdefault((entry.fields[0], form), []).append((word, frozenset(entry.topics)))
         self.find = lru_cache(maxsize=4096)(self._find)
 
     def _find(self, word: str, before: str) -> tuple[str, ...]:
@@ -87,10 +88,11 @@ class Suggestions:
         same = [w for _, w in sorted((rank[f], w) for w, f in forms if w != word and f in rank)]
         kin: list[str] = []
         if len(entry.fields) == 1:
+            topics = set(entry.topics)
             for form in wanted:
-                kin += [
-                    w for w in self.by_field.get((entry.fields[0], form), []) if w not in same and w != word
-                ]
+                found = self.by_field.get((entry.fields[0], form), [])
+                shared = sorted((-len(topics & t), w) for w, t in found)  # most side topics in common first
+                kin += [w for _, w in shared if w not in same and w != word]
         return tuple((same + kin)[: self.n])
 
     def _wanted(self, entry: Entry, ing: str, before: str) -> list[tuple[str, str, str]] | None:

@@ -48,3 +48,15 @@ def test_a_noun_is_offered_in_its_own_number_and_field(offer: Suggestions) -> No
             entry = lookup(known)
             assert entry is not None and entry.pos == "noun" and entry.fields == ("music",), known
             assert entry.number == number, (word, known)  # never "three song"
+
+
+def test_of_a_fields_nouns_those_sharing_its_side_topics_come_first(offer: Suggestions) -> None:
+    """ "winter" (time, and weather on the side) is unknown: the time nouns that call weather to mind too come
+    before the others ("day" before "clock")."""
+    entry = lookup("winter")
+    assert "winter" not in offer.words and entry is not None and "weather" in entry.topics
+    found = offer.find("winter", "last")
+    known = [lookup(w) for w in found]
+    assert found and all(k is not None and k.fields == entry.fields for k in known)
+    shared = [len(set(k.topics) & set(entry.topics)) for k in known if k is not None]
+    assert shared[0] >= 1 and shared == sorted(shared, reverse=True), (found, shared)
