@@ -341,7 +341,7 @@ def everyday_measured(translator: Translator) -> dict[str, Any]:
     return {key: everyday_set(translator, path) for key, path in EVERYDAY_SETS.items()}
 
 
-def everyday_set(translator: Translator, path: Path = EVERYDAY) -> dict[str, Any]:
+def everyday_set(translator: Translator, path: Path) -> dict[str, Any]:
     """How the translator does on one set of everyday sentences: how many it writes as one of the references
     (token for token), how many it refuses for a word it does not know, and those words."""
     sentences = everyday_sentences(path)

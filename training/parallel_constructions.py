@@ -144,13 +144,9 @@ def who() -> Phrase:
     return Phrase([WHO[0]], [(WHO[1], (0,))])
 
 
-def place_word(word: PlaceWord) -> Phrase:
-    """A place named without an article: "home" -> "à la maison", "at work" -> "au travail"."""
-    return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
-
-
-def time_word(word: TimeWord) -> Phrase:
-    """A time word at the end of a clause: "yesterday" -> "hier", "every morning" -> "chaque matin"."""
+def fixed_phrase(word: TimeWord | PlaceWord) -> Phrase:
+    """A time word or a place word as its table writes it: "yesterday" -> "hier", "every morning" -> "chaque
+    matin", "home" -> "à la maison", "at work" -> "au travail"."""
     return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
 
 

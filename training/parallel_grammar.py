@@ -300,7 +300,7 @@ class Grammar:
         clause = self._clause(tense, second, asking)
         fitting = [t for t in TIME_WORDS if tense in t.tenses]
         if self.goal in ("", PAIRING, OBJECT) and self.rng.random() < TIME_SHARE:
-            clause = phrases.concat(clause, constructions.time_word(self.rng.choice(fitting)))
+            clause = phrases.concat(clause, constructions.fixed_phrase(self.rng.choice(fitting)))
         return clause
 
     def _clause(self, tense: Tense, second: bool, asking: str) -> Phrase:
@@ -377,12 +377,12 @@ class Grammar:
             parts = [subject, verb_phrase]
             if past in MOVING and rng.random() < 0.5:  # "went to the market" -> "est allé au marché"
                 if rng.random() < 2 * PLACE_WORD_SHARE:  # "went home" -> "est allé à la maison"
-                    parts.append(constructions.place_word(rng.choice(DESTINATIONS)))
+                    parts.append(constructions.fixed_phrase(rng.choice(DESTINATIONS)))
                 else:
                     parts.append(phrases.to(self.np(frozenset({"place"}), adjectives=rng.random() < 0.3)))
             elif rng.random() < 0.6:  # "stayed at home" -> "est resté à la maison", or "slept near the door"
                 at = rng.random() < PLACE_WORD_SHARE and past not in MOVING  # not "went at home"
-                parts.append(constructions.place_word(rng.choice(LOCATIONS)) if at else self.pp())
+                parts.append(constructions.fixed_phrase(rng.choice(LOCATIONS)) if at else self.pp())
             return (constructions.ask if question else phrases.concat)(*parts)
         obj = self.objects(verb)
         for _ in range(4 if self.goal == NEGATION else 0):  # the negated set looks for a definite object

@@ -102,8 +102,9 @@ Article = Literal["partitive", "generic"]
 # ---------------------------------------------------------------------------------------------------------
 
 
-# The articles French negation turns into "de" at the head of an object (and "de la", "de le": negated_object)
-INDEFINITE = (["un"], ["une"], ["du"], ["des"])
+# The articles French negation turns into "de" at the head of an object, and the partitive's two words
+INDEFINITE = frozenset({"un", "une", "du", "des"})
+PARTITIVE = (["de", "la"], ["de", "le"])
 
 
 @dataclass(frozen=True)
@@ -387,7 +388,7 @@ def negated_object(obj: Phrase) -> Phrase:
     ("pas de pain", "pas de eau" spelled "pas d' eau", "pas de pommes", "pas de chat"), aligned to what the
     article rendered. Any other object is returned as it is."""
     tokens = [token for token, _ in obj.fr]
-    drop = 2 if tokens[:2] in (["de", "la"], ["de", "le"]) else 1 if tokens[:1] in INDEFINITE else 0
+    drop = 2 if tokens[:2] in PARTITIVE else 1 if tokens[0] in INDEFINITE else 0
     if not drop or (tokens[0] in ("un", "une") and obj.en[0] not in ("a", "an")):
         return obj  # "one" is a number, not an article: "not one cat" -> "pas un chat"
     source = tuple(sorted({i for _, sources in obj.fr[:drop] for i in sources}))
@@ -401,7 +402,7 @@ def negatable(obj: Phrase) -> bool:
     negated = negated_object(obj)
     if negated is not obj and len(obj.heads) > 1:
         return False  # "bread and milk": "ni … ni …", left out
-    return not ({"un", "une", "des", "du"} & {token for token, _ in negated.fr})
+    return not INDEFINITE & {token for token, _ in negated.fr}
 
 
 def predicate(subject: Phrase, adjective: str, *more: str, very: bool = False) -> Phrase:

@@ -28,7 +28,7 @@ from training.parallel_constructions import (
     ask,
     comparison,
     example_pairs,
-    place_word,
+    fixed_phrase,
     relative_object,
     relative_subject,
     transitive,
@@ -672,11 +672,11 @@ def test_places_named_without_an_article_get_one_in_french(train: tuple[Pair, ..
     resté au travail": a destination after a verb of motion, a location after another intransitive verb."""
     she = pronoun("she")
     home = next(p for p in PLACE_WORDS if p.english == ("home",))
-    went = to_pair(concat(she, verb_phrase(she, "went", "past"), place_word(home)))
+    went = to_pair(concat(she, verb_phrase(she, "went", "past"), fixed_phrase(home)))
     assert (went.source, went.target) == ("she went home", "elle est allée à la maison")
     assert went.alignment[-3:] == ((2,), (2,), (2,))
     school = next(p for p in PLACE_WORDS if p.english == ("to", "school"))
-    must = to_pair(concat(she, verb_phrase(she, "went", "present", modal="must"), place_word(school)))
+    must = to_pair(concat(she, verb_phrase(she, "went", "present", modal="must"), fixed_phrase(school)))
     assert must.target == "elle doit aller à l' école"
     texts = {p.source: p for p in train}
     for place in PLACE_WORDS:
