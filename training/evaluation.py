@@ -323,7 +323,7 @@ def unread_measured(translator: Translator, best_layer: int, right: Sequence[Ali
 # ---- figure 5: everyday sentences written blind ------------------------------------------------------------
 
 EVERYDAY = Path(__file__).resolve().parent.parent / "tests" / "models" / "translator_everyday.txt"
-# Forty more, written blind the same way while the grammar last changed and scored once after the training
+# A second set, written blind the same way while the grammar last changed and scored once after the training
 EVERYDAY_SECOND = EVERYDAY.with_name("translator_everyday_second.txt")
 EVERYDAY_SETS = {"everyday": EVERYDAY, "everyday_second": EVERYDAY_SECOND}  # the record's key -> the file
 

@@ -103,7 +103,7 @@ class TranslatorConstruction(TranslatorNovel):
 
 
 class EverydayRecord(BaseModel):
-    """How the translator does on forty everyday sentences written for the test blind to its vocabulary
+    """How the translator does on everyday sentences written for the test blind to its vocabulary
     (tests/models/translator_everyday.txt, and for ``everyday_second`` translator_everyday_second.txt),
     measured with the committed weights."""
 
@@ -184,8 +184,8 @@ class TranslatorAbout(BaseModel):
     )
     unread: UnreadRecord
     everyday: EverydayRecord = Field(
-        description="the first forty everyday sentences, which the grammar grew on"
+        description="the first set of everyday sentences, which the grammar grew on"
     )
     everyday_second: EverydayRecord = Field(
-        description="forty more, written blind while the grammar last changed and scored once, after training"
+        description="a second set, written blind while the grammar last changed, scored once after training"
     )
