@@ -13,7 +13,14 @@ export const written = (words) => (Array.isArray(words) ? words.join(" ") : word
 const spoken = (t) => (t === START ? "the start token" : t);
 
 /** A share as a percentage with one decimal (99.2%). */
-export const pct = (x) => `${(x * 100).toFixed(1)}%`;
+/** A share as a percentage to one decimal, a tie to the even digit as Python's format writes it (the article's
+ * figures are Python's): 0.9825 -> "98.2%", where toFixed would give "98.3%". */
+export function pct(x) {
+  const tenths = x * 1000;
+  const floor = Math.floor(tenths);
+  const rounded = tenths - floor === 0.5 ? floor + (floor % 2) : Math.round(tenths);
+  return `${(rounded / 10).toFixed(1)}%`;
+}
 
 /** A weight as the figure writes it: two decimals, "0" only for an exact zero, "<0.01" for a trace. */
 export function weightText(w) {
@@ -93,7 +100,7 @@ export function exportView(data, state) {
 }
 
 /** The words no step read (the answer's `unread` positions), each run of neighbours as one phrase:
- * ["three apples"] for "gave the boy three apples". */
+ * ["four books", "school"] for "left her four books at school" read as "est partie". */
 export function unreadPhrases({ source, unread }) {
   const phrases = [];
   (unread ?? []).forEach((i, k) => {
