@@ -267,11 +267,13 @@ def test_the_figures_doc_gives_the_translators_record_and_its_float32_bound() ->
             f" and refuses {found['refused']}" if found["refused"] else ""
         )
 
-    everyday, later = record["everyday"], record["everyday_second"]
+    grown = [s for s in record["everyday_sets"] if not s["blind"]]
+    (blind,) = [s for s in record["everyday_sets"] if s["blind"]]
     assert (
-        f"Of {everyday['sentences']} everyday sentences written for the test without looking at its words, "
-        f"{said(everyday)}; of {later['sentences']} more written the same way later and scored once after "
-        f"training, {said(later)}"
+        "Of everyday sentences written for the test without looking at its words, it writes "
+        + " and ".join(f"{s['right']} of {s['sentences']}" for s in grown)
+        + f" right in the sets its grammar then grew on; of {blind['sentences']} written later "
+        f"and scored once after training, {said(blind)}"
     ) in text
     assert f"from {len(ENGLISH_WORDS)} English and {len(FRENCH_WORDS)} French word forms" in text
     assert (

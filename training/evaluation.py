@@ -7,6 +7,7 @@ translator_record.json); the tests measure the committed weights the same way. S
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -323,9 +324,26 @@ def unread_measured(translator: Translator, best_layer: int, right: Sequence[Ali
 # ---- figure 5: everyday sentences written blind ------------------------------------------------------------
 
 EVERYDAY = Path(__file__).resolve().parent.parent / "tests" / "models" / "translator_everyday.txt"
-# A second set, written blind the same way while the grammar last changed and scored once after the training
-EVERYDAY_SECOND = EVERYDAY.with_name("translator_everyday_second.txt")
-EVERYDAY_SETS = {"everyday": EVERYDAY, "everyday_second": EVERYDAY_SECOND}  # the record's key -> the file
+
+
+@dataclass(frozen=True)
+class EverydaySet:
+    """A set of everyday sentences written blind to the translator's vocabulary. ``blind``: scored once, after
+    the training, with nothing of the grammar grown on it; a set the grammar grew on afterwards is no longer
+    blind."""
+
+    name: str
+    path: Path
+    blind: bool
+
+
+# Every set of everyday sentences, in the order they were written: each new set is written while the grammar
+# changes, scored once when the translator is trained, and becomes a set the grammar may grow on after that.
+EVERYDAY_SETS: tuple[EverydaySet, ...] = (
+    EverydaySet("first", EVERYDAY, blind=False),
+    EverydaySet("second", EVERYDAY.with_name("translator_everyday_second.txt"), blind=False),
+    EverydaySet("third", EVERYDAY.with_name("translator_everyday_third.txt"), blind=True),
+)
 
 
 def everyday_sentences(path: Path = EVERYDAY) -> list[tuple[list[str], list[list[str]]]]:
@@ -337,8 +355,20 @@ def everyday_sentences(path: Path = EVERYDAY) -> list[tuple[list[str], list[list
 
 
 def everyday_measured(translator: Translator) -> dict[str, Any]:
-    """How the translator does on each set of everyday sentences (EVERYDAY_SETS), under the set's key."""
-    return {key: everyday_set(translator, path) for key, path in EVERYDAY_SETS.items()}
+    """How the translator does on each set of everyday sentences (EVERYDAY_SETS), in their order, for the
+    record's "everyday_sets"."""
+    root = EVERYDAY.parent.parent.parent
+    return {
+        "everyday_sets": [
+            {
+                "name": s.name,
+                "file": s.path.relative_to(root).as_posix(),
+                "blind": s.blind,
+                **everyday_set(translator, s.path),
+            }
+            for s in EVERYDAY_SETS
+        ]
+    }
 
 
 def everyday_set(translator: Translator, path: Path) -> dict[str, Any]:

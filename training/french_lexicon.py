@@ -15,7 +15,7 @@ from typing import Literal
 
 Gender = Literal["m", "f"]
 Number = Literal["sg", "pl"]
-Kind = Literal["person", "animal", "thing", "food", "place"]
+Kind = Literal["person", "animal", "thing", "food", "place", "event"]
 Use = Literal["count", "mass", "one"]
 LIVING: frozenset[str] = frozenset({"person", "animal"})
 DATA = Path(__file__).resolve().parent / "data"
@@ -95,6 +95,34 @@ TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("every", "day"), ("chaque", "jour"), ("present",)),
     TimeWord(("every", "morning"), ("chaque", "matin"), ("present",)),
     TimeWord(("every", "evening"), ("chaque", "soir"), ("present",)),
+    TimeWord(("every", "night"), ("chaque", "nuit"), ("present",)),
+    TimeWord(("every", "summer"), ("chaque", "été"), ("present",)),
+    TimeWord(("every", "sunday"), ("chaque", "dimanche"), ("present",)),
+    TimeWord(("tomorrow",), ("demain",), ("present",)),  # the present of what is planned: "we leave tomorrow"
+    TimeWord(("in", "the", "morning"), ("le", "matin"), ("present",)),
+    TimeWord(("in", "the", "evening"), ("le", "soir"), ("present",)),
+    TimeWord(("at", "night"), ("la", "nuit"), _BOTH),
+    TimeWord(("this", "week"), ("cette", "semaine"), _BOTH),
+    TimeWord(("this", "year"), ("cette", "année"), _BOTH),
+    TimeWord(("in", "summer"), ("en", "été"), _BOTH),
+    TimeWord(("in", "winter"), ("en", "hiver"), _BOTH),
+    TimeWord(("last", "week"), ("la", "semaine", "dernière"), ("past",)),
+    TimeWord(("last", "month"), ("le", "mois", "dernier"), ("past",)),
+    TimeWord(("last", "year"), ("la", "année", "dernière"), ("past",)),
+    TimeWord(("last", "summer"), ("le", "été", "dernier"), ("past",)),
+    TimeWord(("last", "winter"), ("le", "hiver", "dernier"), ("past",)),
+    *(
+        TimeWord(("on", day), (french,), _BOTH)  # "on sunday" -> "dimanche"
+        for day, french in (
+            ("monday", "lundi"),
+            ("tuesday", "mardi"),
+            ("wednesday", "mercredi"),
+            ("thursday", "jeudi"),
+            ("friday", "vendredi"),
+            ("saturday", "samedi"),
+            ("sunday", "dimanche"),
+        )
+    ),
 )
 
 
@@ -128,6 +156,34 @@ CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("
 BEFORE_VOWEL = {"vieux": "vieil", "beau": "bel", "nouveau": "nouvel"}
 
 
+# Object pronouns: English, then French as a direct object, as an indirect one and after a preposition, and
+# the gender and number a participle after avoir agrees with ("she saw me" -> "elle me a vu", spelled "elle m'
+# a vu"; "we saw her" -> "nous la avons vue"; "he gave them a book" -> "il leur a donné un livre"; "with
+# them" -> "avec eux"). "me" is read as masculine and "you" as masculine plural, as for subjects.
+@dataclass(frozen=True)
+class ObjectPronoun:
+    english: str
+    direct: str
+    indirect: str
+    stressed: str
+    gender: Gender
+    number: Number
+
+
+OBJECT_PRONOUNS: tuple[ObjectPronoun, ...] = (
+    ObjectPronoun("me", "me", "me", "moi", "m", "sg"),
+    ObjectPronoun("you", "vous", "vous", "vous", "m", "pl"),
+    ObjectPronoun("him", "le", "lui", "lui", "m", "sg"),
+    ObjectPronoun("her", "la", "lui", "elle", "f", "sg"),
+    ObjectPronoun("us", "nous", "nous", "nous", "m", "pl"),
+    ObjectPronoun("them", "les", "leur", "eux", "m", "pl"),
+)
+# "there is a cat in the garden" -> "il y a un chat dans le jardin" ("il" and "y" render "there", "a" or
+# "avait" the form of "to be"); "it" is the subject of a verb of the weather only: "it rains" -> "il pleut".
+THERE = ("there", "il", "y")
+THERE_BE = {"present": "a", "past": "avait"}
+IT = ("it", "il")
+
 AND = ("and", "et")
 BUT = ("but", "mais")
 OF = ("of", "de")
@@ -140,7 +196,7 @@ def _rows(name: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.split("|")] for line in lines if line.strip() and line[0] != "#"]
 
 
-_KIND_CODES = {"l": ("person", "animal"), "t": ("thing",), "f": ("food",), "p": ("place",)}
+_KIND_CODES = {"l": ("person", "animal"), "t": ("thing",), "f": ("food",), "p": ("place",), "e": ("event",)}
 
 
 def _kinds(codes: str) -> frozenset[str]:
@@ -219,7 +275,7 @@ class Verb:
     french: tuple[str, str, str, str, str]  # a row each: 3rd singular, 3rd plural, "nous", "je", "vous"
     participle: str
     auxiliary: Literal["avoir", "être"]
-    frame: Literal["intransitive", "transitive", "ditransitive"]
+    frame: Literal["intransitive", "transitive", "ditransitive", "weather"]
     objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
     bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
     infinitive: str = ""  # after a modal: "can sleep" -> "peut dormir"
@@ -319,6 +375,7 @@ VERB = {v.english[2]: v for v in VERBS}  # by past form: "slept"
 DETERMINER = {d.english: d for d in DETERMINERS}
 PREPOSITION = {" ".join(p.english): p for p in PREPOSITIONS}
 PRONOUN = {p.english: p for p in PRONOUNS}
+OBJECT_PRONOUN = {p.english: p for p in OBJECT_PRONOUNS}
 
 
 def participle(word: str, gender: Gender, number: Number) -> str:

@@ -17,11 +17,13 @@ from training.french_lexicon import (
     DO_ENGLISH,
     ETRE_PAST,
     ETRE_PRESENT,
+    IT,
     MODAL_ENGLISH,
     MODAL_FRENCH,
     MORE,
     NOT,
     NOUNS,
+    OBJECT_PRONOUNS,
     OF,
     PLACE_WORDS,
     PREPOSITIONS,
@@ -29,6 +31,8 @@ from training.french_lexicon import (
     QUESTION,
     RELATIVE,
     THAN,
+    THERE,
+    THERE_BE,
     TIME_WORDS,
     TO,
     VERBS,
@@ -50,6 +54,9 @@ def lexicon_entries() -> list[tuple[str, str]]:
         *((d.english, "det") for d in DETERMINERS),
         *((" ".join(p.english), "prep") for p in PREPOSITIONS),
         *((p.english, "pron") for p in PRONOUNS),
+        *((p.english, "pron") for p in OBJECT_PRONOUNS if p.english not in {q.english for q in PRONOUNS}),
+        (IT[0], "pron"),
+        (THERE[0], "adv"),
         ("do", "verb"),
         ("can", "verb"),
         ("must", "verb"),
@@ -88,7 +95,7 @@ def _english_forms() -> list[str]:
     words += [w for p in PLACE_WORDS for w in p.english]
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
-    words += [p.english for p in PRONOUNS]
+    words += [p.english for p in PRONOUNS] + [p.english for p in OBJECT_PRONOUNS] + [IT[0], THERE[0]]
     words += [AND[0], BUT[0], OF[0], TO[0]]
     return list(dict.fromkeys(words))
 
@@ -128,6 +135,8 @@ def _allowed_links() -> set[tuple[str, str]]:
             continue
         if v.auxiliary == "avoir":
             links |= {(plain, v.participle)} | {(DO_ENGLISH["past"][0], aux) for aux in AVOIR}
+            if v.frame == "transitive":  # "did she see her" -> "est-ce que elle la a vue"
+                links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
         else:
             links |= {(plain, participle(v.participle, g, n)) for g in ("m", "f") for n in ("sg", "pl")}
             links |= {(DO_ENGLISH["past"][0], aux) for aux in ETRE_PRESENT}
@@ -155,6 +164,11 @@ def _allowed_links() -> set[tuple[str, str]]:
     for p in PREPOSITIONS:
         links |= {(e, f) for e in p.english for f in p.french}
     links |= {(who.english, who.french) for who in PRONOUNS}
+    # object pronouns: "saw her" -> "la a vue", "gave her" -> "lui a donné", "with her" -> "avec elle"
+    links |= {(p.english, f) for p in OBJECT_PRONOUNS for f in (p.direct, p.indirect, p.stressed)}
+    # "there is" -> "il y a", "there were" -> "il y avait"; "it rains" -> "il pleut"
+    links |= {(THERE[0], THERE[1]), (THERE[0], THERE[2]), IT}
+    links |= {(w, THERE_BE[tense]) for tense, forms in COPULA_ENGLISH.items() for w in forms}
     links |= {AND, BUT, OF, TO}
     for (
         n
@@ -176,7 +190,8 @@ def english_kinds() -> dict[str, list[str]]:
     (do, does, did, can, must), negation (not), adjective (and its comparative: "taller"), number (the
     determiners the app's lexicon calls numbers: "two", "three"), determiner, preposition (every word of one:
     "in", "front", "of"), pronoun, conjunction, adverb (very), comparison (more, than), relative (who, that),
-    question (where, who), time (every word of a time word: "every", "morning"); the place of a place word
+    question (where, who), time (the words of a time word but its determiners and prepositions: "morning",
+    "last", "sunday"); the place of a place word
     ("home", "work" of "at work") is a noun.
     The page lists the vocabulary by these kinds, and the translator's check for unread words reads nouns,
     verbs, adjectives, numbers, time words and "not" (app.models.translator.omissions)."""
@@ -186,6 +201,8 @@ def english_kinds() -> dict[str, list[str]]:
         entry = lookup(word)
         return entry is not None and entry.pos == "num"
 
+    # the determiners and prepositions of time words ("every", "in", "the", "on") are of their own kinds only
+    function_words = {d.english for d in DETERMINERS} | {w for p in PREPOSITIONS for w in p.english}
     kinds: dict[str, list[str]] = {
         "noun": [
             w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
@@ -199,13 +216,13 @@ def english_kinds() -> dict[str, list[str]]:
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
         "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],
         "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
-        "pronoun": [p.english for p in PRONOUNS],
+        "pronoun": [p.english for p in (*PRONOUNS, *OBJECT_PRONOUNS)] + [IT[0], THERE[0]],
         "conjunction": [AND[0], BUT[0]],
         "adverb": [VERY[0]],
         "comparison": [MORE[0], THAN[0]],
         "relative": list(RELATIVE[:2]),
         "question": [WHERE[0], WHO[0]],
-        "time": [w for t in TIME_WORDS for w in t.english],
+        "time": [w for t in TIME_WORDS for w in t.english if w not in function_words],
     }
     return {kind: sorted(set(words)) for kind, words in kinds.items()}
 

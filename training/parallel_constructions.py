@@ -9,8 +9,15 @@ training/parallel_phrases.py's, and figure 1's example pairs:
   près de la rivière") or of the object, where a participle after avoir agrees with the noun before it ("the
   pie that she made" -> "la tarte qu' elle a faite");
 * **comparisons** of "to be" and an adjective ("taller than" -> "plus grand que", "more famous" -> "plus
-  célèbre"), and **time words** at the end of a clause, in a
-  tense they fit ("yesterday" -> "hier", "every morning" -> "chaque matin");
+  célèbre"), and **time words** at the end or the start of a clause, in a tense they fit ("yesterday" ->
+  "hier", "every morning" -> "chaque matin", "last summer" -> "l' été dernier");
+* **object pronouns**, which French puts before the conjugated verb, or before the infinitive after a modal
+  ("she saw me" -> "elle m' a vu", "can you help me" -> "est-ce que vous pouvez m' aider", "he gave her a
+  flower" -> "il lui a donné une fleur"), and after a preposition ("with them" -> "avec eux");
+* **the double object** of give, show, send: "he gave his sister a flower" -> "il a donné une fleur à sa
+  sœur", the "à" aligned to no English word;
+* **"there is"** ("there are three cats on the bed" -> "il y a trois chats sur le lit") and **the weather**
+  ("it is raining" -> "il pleut", "it did not snow" -> "il n' a pas neigé").
 """
 
 from __future__ import annotations
@@ -18,10 +25,16 @@ from __future__ import annotations
 from training import parallel_heldout as heldout
 from training.french_lexicon import (
     ADJECTIVE,
+    COPULA_ENGLISH,
+    IT,
     MORE,
+    NOT,
+    OBJECT_PRONOUN,
     QUESTION,
     RELATIVE,
     THAN,
+    THERE,
+    THERE_BE,
     VERB,
     WHERE,
     WHO,
@@ -41,6 +54,7 @@ from training.parallel_phrases import (
     predicate,
     prepositional,
     pronoun,
+    to,
     to_pair,
     verb_object_novelty,
     verb_phrase,
@@ -51,27 +65,85 @@ def transitive(
     subject: Phrase,
     past: str,
     tense: Tense,
-    obj: Phrase,
+    obj: Phrase | None,
     *rest: Phrase,
     negated: bool = False,
     progressive: bool = False,
     modal: str | None = None,
     question: bool = False,
+    pronoun: str = "",
+    recipient: Phrase | None = None,
 ) -> Phrase:
     """subject verb object [more]: "we paint the old door and the new window"; ``negated`` (the object must
     be ``negatable``): "we do not paint the old door", "we do not eat bread" -> "… pas de pain";
     ``progressive``: "we are painting the old door"; ``modal``: "we can paint the old door"; ``question``: "do
-    we paint the old door"."""
+    we paint the old door". ``pronoun``: an object pronoun, the direct object when ``obj`` is None ("we saw
+    her" -> "nous la avons vue"), else the indirect one ("we gave her a cake" -> "nous lui avons donné un
+    gâteau"); ``recipient``: the first of a double object ("we gave the boy a cake")."""
     verb = verb_phrase(subject, past, tense, negated, progressive, modal, question)
-    if negated:  # "we do not eat bread" -> "nous ne mangeons pas de pain"
+    if pronoun:
+        verb = clitic(verb, past, tense, pronoun, indirect=obj is not None, modal=modal is not None)
+    if negated and obj is not None:  # "we do not eat bread" -> "nous ne mangeons pas de pain"
         obj = negated_object(obj)
-    clause = (ask if question else concat)(subject, verb, obj, *rest)
-    clause.novel |= verb_object_novelty(past, obj)
+    objects = [] if obj is None else [obj if recipient is None else double_object(recipient, obj)]
+    clause = (ask if question else concat)(subject, verb, *objects, *rest)
+    if obj is not None:
+        clause.novel |= verb_object_novelty(past, obj)
     if progressive and heldout.OBJECT in clause.novel:
         clause.novel |= {heldout.PROGRESSIVE}
     if question and heldout.OBJECT in clause.novel:
         clause.novel |= {heldout.QUESTION}
     return clause
+
+
+def clitic(verb: Phrase, past: str, tense: Tense, word: str, indirect: bool, modal: bool) -> Phrase:
+    """A verb phrase and its object pronoun: English puts the pronoun after the verb, French before the
+    conjugated verb ("ne me voit pas", "me a vu", spelled "m' a vu") or, after a modal, before the infinitive
+    ("peut me voir"). After avoir the participle agrees with a direct object pronoun before it ("la a vue",
+    spelled "l' a vue"; "les a vus"); never with an indirect one ("lui a donné")."""
+    p = OBJECT_PRONOUN[word]
+    tokens = list(verb.fr)
+    at = len(tokens) - 1 if modal else next(k for k, (token, _) in enumerate(tokens) if token != NOT[1])
+    tokens.insert(at, (p.indirect if indirect else p.direct, (len(verb.en),)))
+    v = VERB[past]
+    if tense == "past" and v.auxiliary == "avoir" and not modal and not indirect:
+        token, source = tokens[-1]
+        assert token == v.participle, (token, past)
+        tokens[-1] = (participle(v.participle, p.gender, p.number), source)
+    return Phrase([*verb.en, p.english], tokens, novel=verb.novel)
+
+
+def double_object(recipient: Phrase, obj: Phrase) -> Phrase:
+    """ "his sister a flower" -> "une fleur à sa sœur": French puts the object first and the recipient after
+    "à", which renders no English word (a contraction renders the recipient's article: "au garçon")."""
+    to_recipient = to(recipient)  # "to his sister": index 0 is "to"
+    n = len(recipient.en)
+    fr = [(token, tuple(i + n for i in source)) for token, source in obj.fr]
+    fr += [(token, tuple(i - 1 for i in source if i != 0)) for token, source in to_recipient.fr]
+    return Phrase([*recipient.en, *obj.en], fr, obj.gender, obj.number, 3, obj.heads, obj.novel)
+
+
+def there(thing: Phrase, tense: Tense, *rest: Phrase, question: bool = False) -> Phrase:
+    """ "there are three cats on the bed" -> "il y a trois chats sur le lit", "there was bread" -> "il y avait
+    du pain", "is there a cat" -> "est-ce que il y a un chat" (spelled "est-ce qu' il y a")."""
+    subject = Phrase([THERE[0]], [(THERE[1], (0,)), (THERE[2], (0,))])
+    be = Phrase.word([COPULA_ENGLISH[tense][0 if thing.number == "sg" else 1]], [THERE_BE[tense]])
+    return (ask if question else concat)(subject, be, thing, *rest)
+
+
+def weather(
+    past: str,
+    tense: Tense,
+    negated: bool = False,
+    progressive: bool = False,
+    modal: str | None = None,
+    question: bool = False,
+) -> Phrase:
+    """ "it rains" -> "il pleut", "it is snowing" -> "il neige", "it did not rain" -> "il ne a pas plu"
+    (spelled "il n' a pas plu"), "does it rain" -> "est-ce que il pleut"."""
+    it = Phrase([IT[0]], [(IT[1], (0,))], pronoun_subject=True)
+    verb = verb_phrase(it, past, tense, negated, progressive, modal, question)
+    return (ask if question else concat)(it, verb)
 
 
 def ask(subject: Phrase, verb: Phrase, *rest: Phrase) -> Phrase:

@@ -36,7 +36,7 @@ from app.models.translator.committed import RECORD_FILE, WEIGHTS_FILE, Translato
 from app.models.translator.network import DECODER_PARAMETERS, ENCODER_PARAMETERS, Translator  # noqa: E402
 from app.models.translator.words import BOS, EOS, PAD, SPECIALS  # noqa: E402
 from training.command import command_line  # noqa: E402
-from training.evaluation import EVERYDAY_SETS, everyday_measured, measure, unread_measured  # noqa: E402
+from training.evaluation import everyday_measured, measure, unread_measured  # noqa: E402
 from training.french_vocabulary import ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries  # noqa: E402
 from training.parallel_corpus import (  # noqa: E402
     CONSTRUCTION_SETS,
@@ -244,8 +244,8 @@ def remeasure(heldout: list[Pair], novel: list[Pair]) -> None:
     model = TranslatorModel(WEIGHTS / WEIGHTS_FILE, WEIGHTS / RECORD_FILE)
     record = {**model.record, **unread_measured(model.translator, model.best_layer, heldout + novel)}
     record |= everyday_measured(model.translator)
-    everyday = {key: record[key] for key in EVERYDAY_SETS}
-    print("unread", json.dumps(record["unread"]), "everyday", json.dumps(everyday), flush=True)
+    everyday = {s["name"]: (s["right"], s["refused"], s["sentences"]) for s in record["everyday_sets"]}
+    print("unread", json.dumps(record["unread"]), "everyday (right, refused, of)", everyday, flush=True)
     (WEIGHTS / RECORD_FILE).write_text(
         json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -405,7 +405,8 @@ def main() -> None:
             for name, f in construction_figures.items()
         )
         + "".join(
-            f"{key} right: {record[key]['right']} of {record[key]['sentences']}; " for key in EVERYDAY_SETS
+            f"everyday, {s['name']} set: {s['right']} of {s['sentences']} right, {s['refused']} refused; "
+            for s in record["everyday_sets"]
         )
         + f"trained in {trained_seconds:.0f}s, {time.time() - started:.0f}s in all",
         flush=True,

@@ -65,8 +65,8 @@ REFUSALS = f"""
 **Refused before any decoding** (422, with a `detail` sentence):
 
 - words outside the translator's vocabulary (`GET /api/translate/about` lists it): named, each with close
-  known words, as in `not in the translator's vocabulary: apel (did you mean apple?)`; the answer also has
-  `unknown` (the words) and `suggestions` (`{{"apel": ["apple"]}}`);
+  known words, as in `not in the translator's vocabulary: apel (did you mean apple or paper?)`; the answer
+  also has `unknown` (the words) and `suggestions` (`{{"apel": ["apple", "paper"]}}`);
 - a sentence longer than any the translator was trained on ({TRAINED_MAX_WORDS} words): `The translator was
   trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has 20.`, with `max_words` and
   `word_count`;

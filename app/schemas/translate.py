@@ -103,10 +103,15 @@ class TranslatorConstruction(TranslatorNovel):
 
 
 class EverydayRecord(BaseModel):
-    """How the translator does on everyday sentences written for the test blind to its vocabulary
-    (tests/models/translator_everyday.txt, and for ``everyday_second`` translator_everyday_second.txt),
-    measured with the committed weights."""
+    """How the translator does on a set of everyday sentences written for the test blind to its vocabulary
+    (training.evaluation.EVERYDAY_SETS), measured with the committed weights."""
 
+    name: str = Field(description="first, second, …: the sets in the order they were written")
+    file: str = Field(description="the set's file in the repository")
+    blind: bool = Field(
+        description="scored once after the training, with nothing of the grammar grown on it; false for a "
+        "set the grammar grew on afterwards"
+    )
     sentences: int
     right: int = Field(description="how many it translates as one of the references, token for token")
     refused: int = Field(description="how many it refuses for a word outside its vocabulary")
@@ -183,9 +188,6 @@ class TranslatorAbout(BaseModel):
         "pronoun, conjunction), alphabetically; a word may be of two kinds"
     )
     unread: UnreadRecord
-    everyday: EverydayRecord = Field(
-        description="the first set of everyday sentences, which the grammar grew on"
-    )
-    everyday_second: EverydayRecord = Field(
-        description="a second set, written blind while the grammar last changed, scored once after training"
+    everyday_sets: list[EverydayRecord] = Field(
+        description="every set of everyday sentences, in the order they were written"
     )

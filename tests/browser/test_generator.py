@@ -426,13 +426,13 @@ def test_an_unknown_word_shows_suggestions_and_no_old_french_as_current(watched_
     answer = page.request.post("/api/translate", data={"sentence": "the apel was red"})
     assert answer.status == 422
     refusal = answer.json()
-    assert refusal["suggestions"] == {"apel": ["apple"]}
+    assert refusal["suggestions"] == {"apel": ["apple", "paper"]}
     sentence = figure.get_by_role("textbox", name="Sentence")
     sentence.fill("the apel was red")
     sentence.press("Enter")
     error = figure.get_by_role("alert")
     expect(error).to_have_text(refusal["detail"])
-    expect(error).to_contain_text("apel (did you mean apple?)")
+    expect(error).to_contain_text("apel (did you mean apple or paper?)")
     translation = figure.locator("[data-part=translation]")
     expect(translation).to_have_text("")  # "La rive était escarpée" is not shown as this sentence's French
     expect(stale_note(figure)).to_have_text(
@@ -462,7 +462,7 @@ def test_an_unknown_word_on_a_fresh_page_shows_only_the_refusal(watched_page):
     watch.expected_console.append("status of 422")
     figure = open_figure(page, "generator", "?gen_sentence=The+Apel+was+red")
     error = figure.get_by_role("alert")
-    expect(error).to_contain_text("apel (did you mean apple?)")
+    expect(error).to_contain_text("apel (did you mean apple or paper?)")
     expect(figure.locator("svg.gen-svg")).to_have_count(0)  # nothing drawn, so nothing old to mistake
     figure.get_by_role("button", name="Replace apel with apple").click()
     expect(figure.get_by_role("textbox", name="Sentence")).to_have_value("The Apple was red")
@@ -522,6 +522,14 @@ def test_the_about_note_gives_the_held_out_figures(watched_page):
     line = note.locator("[data-part=about-text] > p").first
     expect(line).to_be_visible()
     expect(line).to_contain_text(f"exactly {about['exact_match'] * 100:.1f}% of the time")
+    # and on everyday sentences: the sets the grammar grew on, then the one scored once after training
+    sets = about["everyday_sets"]
+    (blind,) = [s for s in sets if s["blind"]]
+    grown = " and ".join(f"{s['right']} of {s['sentences']}" for s in sets if not s["blind"])
+    expect(line).to_contain_text(f"it writes {grown} right in the sets its grammar then grew on")
+    expect(line).to_contain_text(
+        f"of {blind['sentences']} written later and scored once after training, {blind['right']} right"
+    )
     # Folded, closed: how it was built and how the layer's alignment is measured (its numbers are the hint's).
     how = note.locator("details.fold", has_text="How it was built and measured")
     expect(how).not_to_have_attribute("open", re.compile(".*"))
@@ -540,14 +548,16 @@ def test_a_translation_that_leaves_words_out_names_them(watched_page):
     """Once written, the French names the content words no step read (the answer's `unread`) and the
     drawing marks them; the about fold says how the check was measured, from the record."""
     page, _ = watched_page
-    sentence = "the old man gave the boy three apples"
+    sentence = "my sister left her four books at school"
     answer = translate(page, sentence)
     left_out = [answer["source"][i] for i in answer["unread"]]
-    assert left_out == ["three", "apples"]  # the French stops at "le garçon"
+    assert left_out == ["four", "books", "school"]  # the French stops at "est partie"
     figure = open_generator(page, "?gen_sentence=" + sentence.replace(" ", "+") + "&gen_step=999")
-    expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"garçon$"))
+    expect(figure.locator("[data-part=translation]")).to_have_text(re.compile(r"partie$"))
     line = figure.locator("[data-part=unread]")
-    expect(line).to_have_text(re.compile(r"^Not translated: “three apples”\. No step looked at these words"))
+    expect(line).to_have_text(
+        re.compile(r"^Not translated: “four books”, “school”\. No step looked at these words")
+    )
     marked = figure.locator(".gen-token--source.is-unread .token__text")
     expect(marked).to_have_text(left_out)
     # the default sentence leaves nothing out: no line, nothing marked

@@ -17,6 +17,7 @@ UNREAD_BELOW = 0.5
 # step reads them ("yesterday" too: a time word opening a clause was left out without a word said)
 CHECKED_KINDS: tuple[str, ...] = ("noun", "verb", "adjective", "number", "time", "negation")
 CONTENT_KINDS = frozenset(CHECKED_KINDS)
+TIME_OPENERS = frozenset({"preposition", "determiner"})  # the kinds of word a time phrase may begin with
 
 
 def word_kinds(by_kind: dict[str, list[str]]) -> dict[str, frozenset[str]]:
@@ -32,15 +33,19 @@ def readings(translation: Translation, layer: int, kinds: dict[str, frozenset[st
     """For each source word, the most weight any one step of ``translation`` put on it: the step's
     cross-attention in ``layer``, its heads averaged (zeros when nothing was written). A noun right before
     another noun is read with it, as one ("bus" in "bus drivers" -> "chauffeurs", "apple" in "apple trees" ->
-    "pommiers"): both take the larger of the two. ``kinds`` maps a word to its kinds (the record's)."""
+    "pommiers"), and so is a time word with the time word, preposition or determiner right before it ("on
+    friday" -> "vendredi", "last summer" -> "l' été dernier"): both take the larger of the two. ``kinds`` maps
+    a word to its kinds (the record's)."""
     source = translation.source
     if not translation.steps:
         return np.zeros(len(source))
     # every step's (layers, heads, S) -> (T, S) for the layer, its heads averaged -> the most a step gave
     read = np.stack([step.cross_attention[layer].mean(axis=0) for step in translation.steps]).max(axis=0)
     noun = [("noun" in kinds.get(w, ())) for w in source]
+    time = [("time" in kinds.get(w, ())) for w in source]
+    opens = [time[i] or bool(kinds.get(w, frozenset()) & TIME_OPENERS) for i, w in enumerate(source)]
     for i in range(len(source) - 1):
-        if noun[i] and noun[i + 1]:
+        if (noun[i] and noun[i + 1]) or (opens[i] and time[i + 1]):
             read[i] = read[i + 1] = max(read[i], read[i + 1])
     return read
 

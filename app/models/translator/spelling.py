@@ -1,12 +1,12 @@
 """French elision, applied to what the translator's decoder writes: spelling, not translation.
 
-Before a word that begins with a vowel or a mute h, "le", "la", "de", "je", "ne" and "que" lose their vowel
-("l' arbre", "n' attrape", "qu' elle"), "ce" becomes "cet" and "ma", "ta", "sa" become "mon", "ton", "son".
-Which form is right depends only on the spelling of the next French word, which the decoder has not
-written yet when it writes the short word. So the network writes the full forms ("ne attrape") and this
-rule spells them, one token for one token: each step keeps its own word and its attention. Training pairs
-hold the full forms too (training/parallel_phrases.py), and their French as a reader sees it is
-``spell`` of them.
+Before a word that begins with a vowel or a mute h, "le", "la", "de", "je", "ne", "me" and "que" lose their
+vowel ("l' arbre", "n' attrape", "m' aider", "qu' elle"), "ce" becomes "cet" and "ma", "ta", "sa" become
+"mon", "ton", "son". Which form is right depends only on the spelling of the next French word, which the
+decoder has not written yet when it writes the short word. So the network writes the full forms ("ne
+attrape") and this rule spells them, one token for one token: each step keeps its own word and its
+attention. Training pairs hold the full forms too (training/parallel_phrases.py), and their French as a
+reader sees it is ``spell`` of them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ ELISION = {
     "de": "d'",
     "je": "j'",
     "ne": "n'",
+    "me": "m'",
     "que": "qu'",
     "ce": "cet",
     "ma": "mon",

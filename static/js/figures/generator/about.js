@@ -17,7 +17,7 @@ export function showAbout(el, a) {
     para(
       `On ${num(a.heldout_pairs)} held-out pairs, whose English it never saw in training, it writes the ` +
         `reference translation exactly ${pct(a.exact_match)} of the time.` +
-        (a.everyday ? ` ${everydaySentence(a.everyday, a.everyday_second)}` : ""),
+        (a.everyday_sets?.length ? ` ${everydaySentence(a.everyday_sets)}` : ""),
     ),
   ];
   const how = [
@@ -81,15 +81,23 @@ function constructionsPara(sets) {
   return para(`Each construction has a held-out set of its own: ${each.join("; ")}.`);
 }
 
-/** How the translator does on everyday sentences written blind to its vocabulary: record `e` ("everyday"), the
- * set its grammar grew on, and `later` ("everyday_second"), written the same way and scored once after training. */
-function everydaySentence(e, later) {
+/** How the translator does on the sets of everyday sentences written blind to its vocabulary (the record's
+ * "everyday_sets", in the order they were written): those its grammar grew on afterwards together, then each
+ * set scored once after training. */
+function everydaySentence(sets) {
   const refused = (s) => (s.refused ? `, refusing ${s.refused} for a word it does not know` : "");
-  const more = later
-    ? `; of ${later.sentences} more, written later and scored once after training, ${later.right} right${refused(later)}`
-    : "";
-  return `Of ${e.sentences} everyday sentences written for the test without looking at its words, it writes ` +
-    `${e.right} right${refused(e)}${more}.`;
+  const grown = sets.filter((s) => !s.blind);
+  const blind = sets.filter((s) => s.blind);
+  const clauses = [];
+  if (grown.length) {
+    const right = grown.map((s) => `${s.right} of ${s.sentences}`).join(" and ");
+    const refusals = grown.reduce((n, s) => n + s.refused, 0);
+    clauses.push(`it writes ${right} right in the sets its grammar then grew on${refused({ refused: refusals })}`);
+  }
+  for (const s of blind) {
+    clauses.push(`of ${s.sentences} written later and scored once after training, ${s.right} right${refused(s)}`);
+  }
+  return `Of everyday sentences written for the test without looking at its words, ${clauses.join("; ")}.`;
 }
 
 /** How the check for words no step read was chosen and how it does, from record `a`'s "unread". */
