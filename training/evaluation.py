@@ -342,7 +342,8 @@ class EverydaySet:
 EVERYDAY_SETS: tuple[EverydaySet, ...] = (
     EverydaySet("first", EVERYDAY, blind=False),
     EverydaySet("second", EVERYDAY.with_name("translator_everyday_second.txt"), blind=False),
-    EverydaySet("third", EVERYDAY.with_name("translator_everyday_third.txt"), blind=True),
+    EverydaySet("third", EVERYDAY.with_name("translator_everyday_third.txt"), blind=False),
+    EverydaySet("fourth", EVERYDAY.with_name("translator_everyday_fourth.txt"), blind=True),
 )
 
 

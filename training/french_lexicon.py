@@ -74,11 +74,14 @@ class TimeWord:
     english: tuple[str, ...]
     french: tuple[str, ...]
     tenses: tuple[str, ...]
+    given: tuple[tuple[int, ...], ...] = ()  # an alignment of its own, where the rule below is wrong
 
     @property
     def alignment(self) -> tuple[tuple[int, ...], ...]:
         """Word for word when both have as many words ("every morning" -> "chaque matin"), else each French
-        word to every English one ("tonight" -> "ce soir")."""
+        word to every English one ("tonight" -> "ce soir"), unless ``given``."""
+        if self.given:
+            return self.given
         if len(self.english) == len(self.french):
             return tuple((k,) for k in range(len(self.french)))
         return tuple(tuple(range(len(self.english))) for _ in self.french)
@@ -111,8 +114,18 @@ TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("last", "year"), ("la", "année", "dernière"), ("past",)),
     TimeWord(("last", "summer"), ("le", "été", "dernier"), ("past",)),
     TimeWord(("last", "winter"), ("le", "hiver", "dernier"), ("past",)),
+    *(  # a meal: "for dinner" -> "pour le dîner", the article French adds aligned to the meal
+        TimeWord((before, meal), (french_before, "le", *french), _BOTH, ((0,), *((1,),) * (1 + len(french))))
+        for before, french_before in (("for", "pour"), ("after", "après"), ("before", "avant"))
+        for meal, french in (
+            ("breakfast", ("petit", "déjeuner")),
+            ("lunch", ("déjeuner",)),
+            ("dinner", ("dîner",)),
+        )
+    ),
     *(
-        TimeWord(("on", day), (french,), _BOTH)  # "on sunday" -> "dimanche"
+        # "on sunday": in the past one sunday ("dimanche"), in the present every sunday ("le dimanche")
+        TimeWord(("on", day), words, (tense,))
         for day, french in (
             ("monday", "lundi"),
             ("tuesday", "mardi"),
@@ -122,6 +135,7 @@ TIME_WORDS: tuple[TimeWord, ...] = (
             ("saturday", "samedi"),
             ("sunday", "dimanche"),
         )
+        for tense, words in (("past", (french,)), ("present", ("le", french)))
     ),
 )
 
@@ -147,7 +161,18 @@ PLACE_WORDS: tuple[PlaceWord, ...] = (
     PlaceWord(("at", "home"), ("à", "la", "maison"), ((0,), (1,), (1,)), False),
     PlaceWord(("at", "school"), ("à", "la", "école"), ((0,), (1,), (1,)), False),
     PlaceWord(("at", "work"), ("au", "travail"), ((0, 1), (1,)), False),
+    PlaceWord(("here",), ("ici",), ((0,),), False),
+    PlaceWord(("outside",), ("dehors",), ((0,),), False),
 )
+# The games "play" takes, which French names with "à" and the article: "they play football" -> "ils jouent au
+# football" ("au" renders "play"'s preposition, which English leaves out, so it is aligned to the game).
+GAMES: tuple[PlaceWord, ...] = (
+    PlaceWord(("football",), ("au", "football"), ((0,), (0,)), False),
+    PlaceWord(("tennis",), ("au", "tennis"), ((0,), (0,)), False),
+    PlaceWord(("chess",), ("aux", "échecs"), ((0,), (0,)), False),
+    PlaceWord(("cards",), ("aux", "cartes"), ((0,), (0,)), False),
+)
+SOME = "some"  # before a bare object, the partitive: "some bread" -> "du pain", "du" aligned to "some"
 
 CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au", ("à", "les"): "aux"}
 

@@ -17,6 +17,7 @@ from training.french_lexicon import (
     DO_ENGLISH,
     ETRE_PAST,
     ETRE_PRESENT,
+    GAMES,
     IT,
     MODAL_ENGLISH,
     MODAL_FRENCH,
@@ -30,6 +31,7 @@ from training.french_lexicon import (
     PRONOUNS,
     QUESTION,
     RELATIVE,
+    SOME,
     THAN,
     THERE,
     THERE_BE,
@@ -46,7 +48,7 @@ from training.french_lexicon import (
 def lexicon_entries() -> list[tuple[str, str]]:
     """Every entry of the lexicon once, as (English dictionary form, part of speech): ("river bank", "noun"),
     ("open", "adj") and ("open", "verb") are two entries."""
-    return [
+    entries = [
         *((n.english[0], "noun") for n in NOUNS),
         *((a.english, "adj") for a in ADJECTIVES),
         *((v.english[1], "verb") for v in VERBS),
@@ -68,12 +70,15 @@ def lexicon_entries() -> list[tuple[str, str]]:
         (WHO[0], "pron"),
         *((" ".join(t.english), "adv") for t in TIME_WORDS),
         *((" ".join(p.english), "adv") for p in PLACE_WORDS),
+        *((" ".join(g.english), "noun") for g in GAMES),
+        (SOME, "det"),
         (NOT[0], "adv"),
         (AND[0], "conj"),
         (BUT[0], "conj"),
         (OF[0], "prep"),
         (TO[0], "prep"),
     ]
+    return list(dict.fromkeys(entries))  # "on sunday" is one entry, in the past and in the present
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -92,7 +97,7 @@ def _english_forms() -> list[str]:
     words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
     words += [w for a in ADJECTIVES for w in a.comparative] + [MORE[0], THAN[0], *RELATIVE[:2]]
     words += [w for t in TIME_WORDS for w in t.english]
-    words += [w for p in PLACE_WORDS for w in p.english]
+    words += [w for p in (*PLACE_WORDS, *GAMES) for w in p.english] + [SOME]
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS] + [p.english for p in OBJECT_PRONOUNS] + [IT[0], THERE[0]]
@@ -149,13 +154,15 @@ def _allowed_links() -> set[tuple[str, str]]:
         links |= set(zip(english, MODAL_FRENCH[modal], strict=True))
     links |= {(w, f) for w in (TO[0], "want", *DO_ENGLISH["present"]) for f in MODAL_FRENCH["want"]}
     links |= {(v.english[1], v.infinitive) for v in VERBS}
+    links |= {(TO[0], v.infinitive) for v in VERBS}  # "came to see us" -> "sont venus nous voir"
+    links |= {(SOME, f) for f in ("du", "de", "la", "le", "des")}  # "some bread" -> "du pain"
     # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
     openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
     links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
     links |= {WHERE, WHO, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
     for a in ADJECTIVES:  # "taller" -> "plus grand", "more famous" -> "plus célèbre"
         links |= {(w, f) for w in a.comparative for f in (*a.french, MORE[1])}
-    for t in (*TIME_WORDS, *PLACE_WORDS):
+    for t in (*TIME_WORDS, *PLACE_WORDS, *GAMES):
         links |= {(t.english[e], f) for f, source in zip(t.french, t.alignment, strict=True) for e in source}
     for d in DETERMINERS:
         links |= {(d.english, f) for f in d.french if f is not None}
@@ -207,14 +214,14 @@ def english_kinds() -> dict[str, list[str]]:
         "noun": [
             w for n in NOUNS for number in ("sg", "pl") if n.english[number == "pl"] for w in n.en(number)
         ]
-        + [p.english[-1] for p in PLACE_WORDS],  # "home", "work" of "at work"
+        + [p.english[-1] for p in (*PLACE_WORDS, *GAMES)],  # "home", "work" of "at work", "football"
         "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
         "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],
         "negation": [NOT[0]],
         "adjective": [w for a in ADJECTIVES for w in (a.english, *a.comparative) if w != MORE[0]],
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
-        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)],
+        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)] + [SOME],
         "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
         "pronoun": [p.english for p in (*PRONOUNS, *OBJECT_PRONOUNS)] + [IT[0], THERE[0]],
         "conjunction": [AND[0], BUT[0]],

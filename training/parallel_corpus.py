@@ -86,7 +86,7 @@ def training_pairs(count: int) -> tuple[Pair, ...]:
     return covering((*examples, *drawn), TRAINING_SEED)
 
 
-def covering(chosen: tuple[Pair, ...], seed: int, further: int = 3) -> tuple[Pair, ...]:
+def covering(chosen: tuple[Pair, ...], seed: int, further: int = 5) -> tuple[Pair, ...]:
     """``chosen`` with every word form of both vocabularies in it: for each form no chosen pair has (a rare
     agreement, "mangées"), the next pair of the stream that has it takes the place of one of the last chosen
     pairs that has no such form. Looks at most ``further`` times as many pairs again; a form still missing

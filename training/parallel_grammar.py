@@ -16,12 +16,14 @@ from training import parallel_constructions as constructions
 from training import parallel_phrases as phrases
 from training.french_lexicon import (
     ADJECTIVE,
+    GAMES,
     LIVING,
     NOUN,
     OBJECT_PRONOUNS,
     PLACE_WORDS,
     STATIVE,
     TIME_WORDS,
+    TO,
     VERB,
     Number,
     Verb,
@@ -57,6 +59,9 @@ TIME_FIRST_SHARE = 0.35  # the share of those, in statements, where it comes fir
 PRONOUN_OBJECT_SHARE = 0.15  # the share of objects of people or animals that are a pronoun ("saw her")
 THERE_SHARE = 0.06  # the share of clauses that say "there is …"
 WEATHER_SHARE = 0.03  # the share of clauses about the weather ("it is raining")
+GENERIC_SHARE = 0.05  # the share of subjects that are a plural without a determiner ("apples are red")
+PURPOSE_SHARE = 0.15  # the share of verbs of motion followed by "to" and a verb ("came to see us")
+GAMES_AFTER = frozenset({"played"})  # verbs (by past) that may take a game ("played football")
 DOUBLE_OBJECT_SHARE = 0.3  # the share of give, show, send… whose recipient comes first ("gave him a book")
 THERE_DETERMINERS = frozenset({"a", "one", "two", "three", "four", "five", "six", "seven", "nine", "ten"})
 
@@ -82,6 +87,12 @@ class Grammar(NounPhrases):
             return phrases.coordinated(
                 self.np(one, adjectives=rng.random() < 0.4), self.np(one, adjectives=rng.random() < 0.4)
             )
+        if roll < 0.3 + GENERIC_SHARE and self.goal in ("", PAIRING):  # "apples are red" -> "les pommes …"
+            found = [n for n in self.nouns_of[kind] if n.use == "count" and n.english[1]]
+            if found:
+                noun = rng.choice(found)
+                chosen = self.adjectives(noun, self._adjective_count() // 2)
+                return phrases.bare_noun_phrase(noun.english[0], "pl", chosen, "generic")
         np_ = self.np(one)
         if roll < 0.45:
             np_ = self.extend(np_, 0)  # "the dog near the house" is still the dog
@@ -209,10 +220,15 @@ class Grammar(NounPhrases):
             verb = self.held_out_verb(frame, NOVEL_NEGATED)
             frame, negated, tense, progressive, modal = verb.frame, True, "present", False, None
         past = verb.english[2]
+        plain = self.goal in ("", PAIRING)  # the held-out sets keep their objects
         if frame == "intransitive":
             verb_phrase = phrases.verb_phrase(subject, past, tense, negated, progressive, modal, question)
             parts = [subject, verb_phrase]
-            if past in MOVING and rng.random() < 0.5:  # "went to the market" -> "est allé au marché"
+            if past in GAMES_AFTER and rng.random() < 0.5:  # "they played football" -> "… au football"
+                parts.append(constructions.fixed_phrase(rng.choice(GAMES)))
+            elif past in MOVING and plain and rng.random() < PURPOSE_SHARE:  # "came to see us"
+                parts.append(self.purpose(subject))
+            elif past in MOVING and rng.random() < 0.5:  # "went to the market" -> "est allé au marché"
                 if rng.random() < 2 * PLACE_WORD_SHARE:  # "went home" -> "est allé à la maison"
                     parts.append(constructions.fixed_phrase(rng.choice(DESTINATIONS)))
                 else:
@@ -229,7 +245,6 @@ class Grammar(NounPhrases):
             obj = self.objects(verb)
         negated = negated and phrases.negatable(obj)
         rest = [self.pp()] if frame == "transitive" and rng.random() < 0.3 else []
-        plain = self.goal in ("", PAIRING)  # the held-out sets keep their objects
         if frame == "transitive" and plain and verb.objects & LIVING and rng.random() < PRONOUN_OBJECT_SHARE:
             pronoun, obj = self.object_pronoun(subject), None  # "she saw me" -> "elle me a vu"
         if frame == "ditransitive":
@@ -253,6 +268,21 @@ class Grammar(NounPhrases):
             pronoun=pronoun,
             recipient=recipient,
         )
+
+    def purpose(self, subject: Phrase) -> Phrase:
+        """ "to" and a verb with its object after a verb of motion: "came to see us" -> "sont venus nous
+        voir", "went to buy bread" -> "sont allés acheter du pain"; the infinitive renders "to" and the
+        verb."""
+        verb = self.rng.choice([v for v in self.verbs["transitive"] if not v.past_is_plain])
+        infinitive = Phrase([TO[0], verb.english[1]], [(verb.infinitive, (0, 1))])
+        if verb.objects & LIVING and self.rng.random() < 0.4:
+            word = self.object_pronoun(subject)
+            return constructions.clitic(infinitive, verb.english[2], "present", word, False, modal=True)
+        for _ in range(8):  # never a held-out verb-object pairing ("to drink milk")
+            obj = self.objects(verb)
+            if not phrases.verb_object_novelty(verb.english[2], obj):
+                return phrases.concat(infinitive, obj)
+        return infinitive
 
     def object_pronoun(self, subject: Phrase) -> str:
         """An object pronoun other than the subject's own person ("i saw me" would want "myself")."""

@@ -28,7 +28,8 @@ from training.parallel_heldout import NOVEL_PAIRINGS, OBJECT, PAIRING
 from training.parallel_phrases import Article, Phrase, Tense
 
 PROGRESSIVE_SHARE = 0.3  # the share of clauses in the present with a verb in the progressive ("is sleeping")
-RELATIVE_SHARE = 0.3  # the share of extended noun phrases that take a relative clause
+RELATIVE_SHARE = 0.4  # the share of extended noun phrases that take a relative clause
+SOME_SHARE = 0.25  # the share of bare objects that take the partitive that say "some" ("some bread")
 STRESSED_SHARE = 0.12  # the share of prepositions that take people whose object is a pronoun ("with them")
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
 _SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
@@ -154,7 +155,8 @@ class NounPhrases:
             return None
         count = 0 if rng.random() < 0.7 else 1
         chosen = self.adjectives(noun, count, preposed=article == "generic")
-        return phrases.bare_noun_phrase(noun.english[0], number, chosen, article)
+        some = article == "partitive" and rng.random() < SOME_SHARE  # "some bread" -> "du pain"
+        return phrases.bare_noun_phrase(noun.english[0], number, chosen, article, some)
 
     def pp(self, kinds: frozenset[str] | None = None, depth: int = 0) -> Phrase:
         """A prepositional phrase; its noun phrase may carry "of …" or another one, up to two deep."""
@@ -192,7 +194,7 @@ class NounPhrases:
         rng = self.rng
         head = NOUN[np_.heads[0]]
         tense: Tense = "past" if rng.random() < 0.6 else "present"
-        if head.kind in LIVING and rng.random() < 0.5:
+        if head.kind in LIVING and rng.random() < 0.6:
             verbs = [v for f in ("intransitive", "transitive") for v in self.verbs[f]]
             verb = rng.choice([v for v in verbs if tense == "present" or not v.past_is_plain])
             progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE

@@ -17,27 +17,21 @@ word:
   imparfait for "to be" ("was" -> "était") and the passé composé elsewhere, with avoir ("slept" -> "a
   dormi") or with être, whose participle agrees ("she fell" -> "elle est tombée"). "you" is always "vous",
   read as masculine plural ("you were tired" -> "vous étiez fatigués"), "i" as masculine;
-* **negation**: "not" becomes "ne … pas" around the conjugated verb ("the dog does not sleep" -> "le chien
-  ne dort pas", "she did not fall" -> "elle ne est pas tombée", spelled "elle n' est pas tombée", "the soup
-  was not hot" -> "la soupe n' était pas chaude"); "does", "do" and "did" carry the tense and the person, so
-  the French verb is aligned to them and to the English verb. An object with an indefinite or partitive
-  article is never negated (French would write "pas de pain");
-* **the progressive** in the present: "is sleeping" -> "dort", the French verb aligned to both English words,
-  negated too ("is not sleeping" -> "ne dort pas"); never for a verb of liking or having (STATIVE);
-* **modals**: "can", "must" and "want to" with the infinitive ("she wants to swim" -> "elle veut nager", "we
-  can not swim" -> "nous ne pouvons pas nager", "does she want to swim" with do-support);
-* "very" before a predicate adjective ("very happy" -> "très heureux"); questions, relative clauses,
+* **negation**: "not" becomes "ne … pas" around the conjugated verb ("she did not fall" -> "elle ne est
+  pas tombée", spelled "elle n' est pas tombée"); "does", "do" and "did" carry the tense and the person, so
+  the French verb is aligned to them and to the English verb; an indefinite or partitive article after it
+  becomes "de" ("pas de pain");
+* **the progressive** in the present: "is sleeping" -> "dort", aligned to both words; never STATIVE verbs;
+* **modals**: "can", "must" and "want to" with the infinitive ("she wants to swim" -> "elle veut nager");
+* "very" before a predicate adjective; compounds ("river bank" -> "rive"); questions, relative clauses,
   comparisons and time words are training/parallel_constructions.py's;
 * **coordination**: of subjects (the verb goes plural, the adjective masculine unless both are feminine),
-  of objects ("the old door and the new window" -> "la vieille porte et la nouvelle fenêtre"), of two
-  predicate adjectives ("hot and salty" -> "chaude et salée"), and of two whole clauses with "and"/"but"
-  ("this glass is empty and that cup is full" -> "ce verre est vide et cette tasse est pleine");
-* **bare objects**: a mass noun or a plural with no determiner takes the partitive after verbs like eat,
-  sell, buy ("the baker sells bread and cheese" -> "le boulanger vend du pain et du fromage", "soup" ->
-  "de la soupe", "apples" -> "des pommes") and the definite article after like, love, hate ("she likes
-  bread" -> "elle aime le pain"). The article's tokens ("du", or "de" "la") translate no English word of
-  their own: they are aligned to the noun, since English says "partitive" by leaving the article out;
-* **compounds**: two English words, one French noun ("river bank" -> "rive", "apple tree" -> "pommier");
+  of objects, of two predicate adjectives ("hot and salty" -> "chaude et salée"), and of two whole clauses
+  with "and"/"but";
+* **bare objects**: a mass noun or a plural with no determiner takes the partitive after eat, sell, buy
+  ("bread and cheese" -> "du pain et du fromage", "apples" -> "des pommes") and the definite article after
+  like, love, hate ("she likes bread" -> "elle aime le pain"), the article aligned to the noun (or to
+  "some": "some bread" -> "du pain"); a plural subject with no determiner takes the definite article;
 * **prepositional phrases and "of"** after any noun phrase, subjects included, nested up to two deep
   ("the cat near the door of the house"), with every contraction where de or à meets le or les (de + le ->
   du, de + les -> des, à + le -> au, à + les -> aux), the contracted word aligned to both English words
@@ -85,6 +79,7 @@ from training.french_lexicon import (
     OF,
     PREPOSITION,
     PRONOUN,
+    SOME,
     TO,
     VERB,
     VERY,
@@ -224,12 +219,19 @@ def noun_phrase(
 
 
 def bare_noun_phrase(
-    noun: str, number: Number = "sg", adjectives: Sequence[str] = (), article: Article = "partitive"
+    noun: str,
+    number: Number = "sg",
+    adjectives: Sequence[str] = (),
+    article: Article = "partitive",
+    some: bool = False,
 ) -> Phrase:
-    """A noun with no English determiner: a mass noun ("bread") or a plural ("apples"), as an object.
+    """A noun with no English determiner: a mass noun ("bread") or a plural ("apples"), as an object, or a
+    plural as a subject ("apples are red").
 
     French gives it an article, aligned to the noun: the partitive ("du pain", "de la soupe", "de l' eau",
-    "des pommes") or, after verbs of liking, the definite ("le pain", "les pommes")."""
+    "des pommes") or, after verbs of liking and as a subject, the definite ("le pain", "les pommes").
+    ``some``: English says the partitive with "some", to which the article is aligned ("some bread" -> "du
+    pain")."""
     n = NOUN[noun]
     assert (n.use == "mass" and number == "sg") or (number == "pl" and n.english[1] is not None), noun
     if article == "partitive":
@@ -242,6 +244,9 @@ def bare_noun_phrase(
                 tokens = ["du"]  # "de le eau" stays for spelling to write "de l' eau"
     else:
         tokens = ["les" if number == "pl" else ("le" if n.gender == "m" else "la")]
+    if some:
+        assert article == "partitive", "some bread is du pain"
+        return _nominal([SOME], [(t, (0,)) for t in tokens], n, number, adjectives)
     return _nominal([], [(t, None) for t in tokens], n, number, adjectives)  # type: ignore[misc]
 
 
@@ -399,6 +404,8 @@ def negatable(obj: Phrase) -> bool:
     """Whether a clause with this object may be negated: not when an indefinite or partitive article is left
     after the negation's "de" (``negated_object``), as in "the door of a house", nor when the object is two
     nouns with such an article ("bread and milk"): the grammar leaves their negated forms out."""
+    if obj.en[0] == SOME:
+        return False  # "does not eat some bread" is "any bread", which the grammar leaves out
     negated = negated_object(obj)
     if negated is not obj and len(obj.heads) > 1:
         return False  # "bread and milk": "ni … ni …", left out

@@ -251,12 +251,11 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
 
 
 def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
-    """ "left" that means "laissé" is outside the grammar: the French stops at "est partie", and the answer
-    names the words it left out; every position it names is a noun, verb, adjective or number of the
-    source."""
-    body = client.post("/api/translate", json={"sentence": "my sister left her four books at school"}).json()
-    assert body["target"][-1] == "partie"
-    assert [body["source"][i] for i in body["unread"]] == ["four", "books", "school"]
+    """The French stops after the relative clause ("l' homme qui vit ici"), and the answer names the words
+    it left out; every position it names is a noun, verb, adjective or number of the source."""
+    body = client.post("/api/translate", json={"sentence": "the man who lives here has two dogs"}).json()
+    assert body["target"][-1] == "ici"
+    assert [body["source"][i] for i in body["unread"]] == ["has", "two", "dogs"]
     about = client.get("/api/translate/about").json()
     content = {w for kind in ("noun", "verb", "adjective", "number") for w in about["vocabulary_kinds"][kind]}
     assert {body["source"][i] for i in body["unread"]} <= content
