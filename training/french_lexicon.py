@@ -75,6 +75,7 @@ class TimeWord:
     french: tuple[str, ...]
     tenses: tuple[str, ...]
     given: tuple[tuple[int, ...], ...] = ()  # an alignment of its own, where the rule below is wrong
+    weight: float = 1.0  # how often the grammar draws it, beside the others (a duration, an hour: less)
 
     @property
     def alignment(self) -> tuple[tuple[int, ...], ...]:
@@ -88,6 +89,8 @@ class TimeWord:
 
 
 _BOTH = ("present", "past")
+_HOURS = "five six seven eight nine ten"
+_UNITS = (("day", "jours"), ("week", "semaines"), ("hour", "heures"), ("month", "mois"), ("year", "ans"))
 TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("yesterday",), ("hier",), ("past",)),
     TimeWord(("last", "night"), ("hier", "soir"), ("past",)),
@@ -123,6 +126,24 @@ TIME_WORDS: tuple[TimeWord, ...] = (
             ("dinner", ("dîner",)),
         )
     ),
+    *(  # "for two weeks" -> "pendant deux semaines"; "at nine" -> "à neuf heures", "heures" aligned to "nine"
+        TimeWord(("for", *amount, unit), ("pendant", *french), _BOTH, weight=0.5)
+        for amount, unit, french in (
+            *((("two",), f"{u}s", ("deux", f)) for u, f in _UNITS),
+            *((("three",), f"{u}s", ("trois", f)) for u, f in _UNITS),
+            *((("a",), u, (a, f)) for u, a, f in (("week", "une", "semaine"), ("month", "un", "mois"))),
+            (("an",), "hour", ("une", "heure")),
+        )
+    ),
+    *(
+        TimeWord(("at", hour), ("à", french, "heures"), _BOTH, ((0,), (1,), (1,)), 0.6)
+        for hour, french in zip(_HOURS.split(), "cinq six sept huit neuf dix".split(), strict=True)
+    ),
+    TimeWord(("at", "noon"), ("à", "midi"), _BOTH),
+    TimeWord(("this", "afternoon"), ("ce", "après-midi"), _BOTH),
+    TimeWord(("in", "the", "afternoon"), ("le", "après-midi"), ("present",)),
+    TimeWord(("early",), ("tôt",), _BOTH),
+    TimeWord(("late",), ("tard",), _BOTH),
     *(
         # "on sunday": in the past one sunday ("dimanche"), in the present every sunday ("le dimanche")
         TimeWord(("on", day), words, (tense,))
@@ -213,6 +234,25 @@ AND = ("and", "et")
 BUT = ("but", "mais")
 OF = ("of", "de")
 TO = ("to", "à")
+# Words that open a clause joined to another, and their French ("because" -> "parce que", both aligned to
+# it). "if" joins clauses in the present only ("s' il pleut"); "that" after "said" or "thinks" is "que".
+SUBORDINATORS = {"because": ("parce", "que"), "if": ("si",), "when": ("quand",), "that": ("que",)}
+# Verbs (by past) whose object English puts after a preposition French has no word for, and what that
+# object may be: "waited for the bus" -> "a attendu le bus", "listens to them" -> "les écoute".
+PARTICLES: dict[str, tuple[str, frozenset[str]]] = {
+    "waited": ("for", frozenset({"person", "animal", "thing", "event"})),
+    "listened": ("to", frozenset({"person", "thing"})),
+    "looked": ("at", frozenset({"person", "animal", "thing", "place", "food"})),
+}
+# Quantities, which French follows with "de" and no article: "many birds" -> "beaucoup de oiseaux".
+QUANTITIES = {("many",): "beaucoup", ("a", "lot", "of"): "beaucoup", ("more",): "plus"}
+CONTAINERS = {  # containers and the mass nouns they hold: "a cup of tea" -> "une tasse de thé"
+    "cup": ("tea", "coffee", "milk", "soup", "water"),
+    "glass": ("water", "milk", "juice", "wine"),
+    "bottle": ("water", "milk", "juice", "wine"),
+    "bowl": ("soup", "rice", "milk", "sugar"),
+    "plate": ("rice", "meat", "cheese", "bread"),
+}
 
 
 def _rows(name: str) -> list[list[str]]:
@@ -291,7 +331,7 @@ RELATIVE = ("who", "that", "qui", "que")  # the English words, then French for a
 
 
 # Verbs (by past) the grammar never puts in the progressive ("is liking"): their -ing form is no word of it.
-STATIVE = frozenset({"liked", "loved", "hated", "had"})
+STATIVE = frozenset({"liked", "loved", "hated", "had", "said", "thought"})
 
 
 @dataclass(frozen=True)
@@ -300,7 +340,7 @@ class Verb:
     french: tuple[str, str, str, str, str]  # a row each: 3rd singular, 3rd plural, "nous", "je", "vous"
     participle: str
     auxiliary: Literal["avoir", "être"]
-    frame: Literal["intransitive", "transitive", "ditransitive", "weather"]
+    frame: Literal["intransitive", "transitive", "ditransitive", "weather", "clause"]  # clause: "said that …"
     objects: frozenset[str] = frozenset()  # the kinds of noun its object may be
     bare: Literal["partitive", "generic", "-"] = "-"  # what a bare object becomes: du pain / le pain
     infinitive: str = ""  # after a modal: "can sleep" -> "peut dormir"

@@ -26,17 +26,21 @@ from training.french_lexicon import (
     NOUNS,
     OBJECT_PRONOUNS,
     OF,
+    PARTICLES,
     PLACE_WORDS,
     PREPOSITIONS,
     PRONOUNS,
+    QUANTITIES,
     QUESTION,
     RELATIVE,
     SOME,
+    SUBORDINATORS,
     THAN,
     THERE,
     THERE_BE,
     TIME_WORDS,
     TO,
+    VERB,
     VERBS,
     VERY,
     WHERE,
@@ -72,6 +76,8 @@ def lexicon_entries() -> list[tuple[str, str]]:
         *((" ".join(p.english), "adv") for p in PLACE_WORDS),
         *((" ".join(g.english), "noun") for g in GAMES),
         (SOME, "det"),
+        *((" ".join(q), "det") for q in QUANTITIES if q != (MORE[0],)),
+        *((w, "conj") for w in SUBORDINATORS if w != RELATIVE[1]),
         (NOT[0], "adv"),
         (AND[0], "conj"),
         (BUT[0], "conj"),
@@ -101,7 +107,7 @@ def _english_forms() -> list[str]:
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS] + [p.english for p in OBJECT_PRONOUNS] + [IT[0], THERE[0]]
-    words += [AND[0], BUT[0], OF[0], TO[0]]
+    words += [AND[0], BUT[0], OF[0], TO[0], *SUBORDINATORS, *(w for q in QUANTITIES for w in q)]
     return list(dict.fromkeys(words))
 
 
@@ -153,8 +159,10 @@ def _allowed_links() -> set[tuple[str, str]]:
     for modal, english in MODAL_ENGLISH.items():
         links |= set(zip(english, MODAL_FRENCH[modal], strict=True))
     links |= {(w, f) for w in (TO[0], "want", *DO_ENGLISH["present"]) for f in MODAL_FRENCH["want"]}
-    links |= {(v.english[1], v.infinitive) for v in VERBS}
-    links |= {(TO[0], v.infinitive) for v in VERBS}  # "came to see us" -> "sont venus nous voir"
+    links |= {(v.english[1], v.infinitive) for v in VERBS if v.frame != "clause"}  # never "can say that"
+    links |= {
+        (TO[0], v.infinitive) for v in VERBS if v.frame != "clause"
+    }  # "came to see us" -> "… nous voir"
     links |= {(SOME, f) for f in ("du", "de", "la", "le", "des")}  # "some bread" -> "du pain"
     # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
     openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
@@ -177,6 +185,19 @@ def _allowed_links() -> set[tuple[str, str]]:
     links |= {(THERE[0], THERE[1]), (THERE[0], THERE[2]), IT}
     links |= {(w, THERE_BE[tense]) for tense, forms in COPULA_ENGLISH.items() for w in forms}
     links |= {AND, BUT, OF, TO}
+    # "because" -> "parce que"; "i think it is raining" -> "je pense que il pleut", "que" to the verb
+    links |= {(e, f) for e, french in SUBORDINATORS.items() for f in french}
+    links |= {(w, SUBORDINATORS["that"][0]) for v in VERBS if v.frame == "clause" for w in v.forms}
+    for past, (word, _) in PARTICLES.items():  # "waited for" -> "a attendu", "attendu" to both words
+        v = VERB[past]
+        forms = {*v.french, v.infinitive, v.participle} | {
+            participle(v.participle, p.gender, p.number)
+            for p in OBJECT_PRONOUNS  # "waited for her"
+        }
+        links |= {(w, f) for w in (word, past, v.english[1]) for f in forms}  # "waited for us": "attendus"
+    # "many birds" -> "beaucoup de oiseaux", "a lot of bread" -> "beaucoup de pain": "de" to the last word
+    links |= {(w, french) for q, french in QUANTITIES.items() for w in q[: len(q) - (q[-1] == OF[0])]}
+    links |= {(q[-1], OF[1]) for q in QUANTITIES}
     for (
         n
     ) in NOUNS:  # a bare object's article belongs to its noun: "bread" -> "du pain", "apples" -> "des pommes"
@@ -221,10 +242,11 @@ def english_kinds() -> dict[str, list[str]]:
         "negation": [NOT[0]],
         "adjective": [w for a in ADJECTIVES for w in (a.english, *a.comparative) if w != MORE[0]],
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
-        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)] + [SOME],
+        "determiner": [d.english for d in DETERMINERS if not is_number(d.english)]
+        + [SOME, *(w for q in QUANTITIES for w in q if w not in (MORE[0], OF[0]))],
         "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
         "pronoun": [p.english for p in (*PRONOUNS, *OBJECT_PRONOUNS)] + [IT[0], THERE[0]],
-        "conjunction": [AND[0], BUT[0]],
+        "conjunction": [AND[0], BUT[0], *(w for w in SUBORDINATORS if w != RELATIVE[1])],
         "adverb": [VERY[0]],
         "comparison": [MORE[0], THAN[0]],
         "relative": list(RELATIVE[:2]),

@@ -17,10 +17,16 @@ training/parallel_phrases.py's, and figure 1's example pairs:
 * **the double object** of give, show, send: "he gave his sister a flower" -> "il a donné une fleur à sa
   sœur", the "à" aligned to no English word;
 * **"there is"** ("there are three cats on the bed" -> "il y a trois chats sur le lit") and **the weather**
-  ("it is raining" -> "il pleut", "it did not snow" -> "il n' a pas neigé").
+  ("it is raining" -> "il pleut", "it did not snow" -> "il n' a pas neigé");
+* **a clause joined by "because", "if", "when"**, or after "said that" ("… parce qu' il pleuvait", "s' il
+  pleut …"), **a preposition French leaves out** ("waited for us" -> "nous a attendus"), and **quantities**
+  ("many birds" -> "beaucoup d' oiseaux", "a cup of tea" -> "une tasse de thé", "eats more bread than" ->
+  "mange plus de pain que").
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from training import parallel_heldout as heldout
 from training.french_lexicon import (
@@ -30,8 +36,11 @@ from training.french_lexicon import (
     MORE,
     NOT,
     OBJECT_PRONOUN,
+    OF,
+    QUANTITIES,
     QUESTION,
     RELATIVE,
+    SUBORDINATORS,
     THAN,
     THERE,
     THERE_BE,
@@ -220,6 +229,61 @@ def fixed_phrase(word: TimeWord | PlaceWord) -> Phrase:
     """A time word or a place word as its table writes it: "yesterday" -> "hier", "every morning" -> "chaque
     matin", "home" -> "à la maison", "at work" -> "au travail"."""
     return Phrase(list(word.english), list(zip(word.french, word.alignment, strict=True)))
+
+
+def subordinate(main: Phrase, clause: Phrase, word: str, first: bool = False) -> Phrase:
+    """A clause joined to another by ``word`` (SUBORDINATORS), after it or, with ``first``, before it: "we
+    stayed at home because it rained" -> "… parce que il a plu" (spelled "parce qu' il"), "if it rains we
+    stay at home" -> "si il pleut nous …" (spelled "s' il"), "she said that …" -> "elle a dit que …"."""
+    joined = concat(Phrase.word([word], SUBORDINATORS[word]), clause)
+    return concat(joined, main) if first else concat(main, joined)
+
+
+def particle(
+    verb: Phrase,
+    word: str,
+    obj: Phrase | None,
+    past: str,
+    tense: Tense,
+    pronoun: str = "",
+    modal: bool = False,
+) -> Phrase:
+    """A verb phrase, the preposition English puts before its object, which the French verb renders with
+    it, and the object: "waited for the bus" -> "a attendu le bus", or with ``pronoun`` (``obj`` None)
+    "waited for us" -> "nous a attendus", "can listen to her" -> "peut la écouter" (spelled "l' écouter")."""
+    # the verb renders the preposition too ("attendre" is "wait for"): its last token but "pas"
+    at = max(k for k, (token, _) in enumerate(verb.fr) if token != NOT[2])
+    fr = [
+        (token, (*source, len(verb.en)) if k == at else source) for k, (token, source) in enumerate(verb.fr)
+    ]
+    verb = Phrase([*verb.en, word], fr, novel=verb.novel)
+    if obj is None:
+        return clitic(verb, past, tense, pronoun, indirect=False, modal=modal)
+    return concat(verb, obj)
+
+
+def quantity(words: tuple[str, ...], bare: Phrase) -> Phrase:
+    """A quantity (QUANTITIES) before a bare noun, whose article French turns into "de": "many birds" ->
+    "beaucoup de oiseaux" (spelled "d' oiseaux"), "a lot of bread" -> "beaucoup de pain"; "de" is aligned to
+    the quantity's last word."""
+    n = len(words)
+    head = Phrase(
+        list(words), [(QUANTITIES[words], tuple(range(n - (words[-1] == OF[0])))), (OF[1], (n - 1,))]
+    )
+    noun = _without_article(bare)
+    return replace(concat(head, noun), gender=bare.gender, number=bare.number, heads=bare.heads)
+
+
+def container(np_: Phrase, bare: Phrase) -> Phrase:
+    """ "a cup of tea" -> "une tasse de thé", "two glasses of milk" -> "deux verres de lait"."""
+    return concat(np_, Phrase.word([OF[0]], [OF[1]]), _without_article(bare))
+
+
+def _without_article(bare: Phrase) -> Phrase:
+    """A bare noun phrase without the article French gave it ("du pain" -> "pain")."""
+    negated = negated_object(bare)  # its article is now one "de"
+    assert negated.fr[0][0] == OF[1], bare.fr
+    return Phrase(bare.en, negated.fr[1:], bare.gender, bare.number, bare.person, bare.heads, bare.novel)
 
 
 def example_pairs() -> list[Pair]:

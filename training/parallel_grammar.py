@@ -20,8 +20,11 @@ from training.french_lexicon import (
     LIVING,
     NOUN,
     OBJECT_PRONOUNS,
+    PARTICLES,
     PLACE_WORDS,
     STATIVE,
+    SUBORDINATORS,
+    THAN,
     TIME_WORDS,
     TO,
     VERB,
@@ -43,18 +46,18 @@ from training.parallel_heldout import (
 from training.parallel_noun_phrases import PROGRESSIVE_SHARE, NounPhrases
 from training.parallel_phrases import Phrase, Tense
 
-NEGATED = 0.15  # the share of clauses negated, where the verb and object allow it
+NEGATED = 0.18  # the share of clauses negated, where the verb and object allow it
 MODAL_SHARE = 0.2  # the share of the other clauses in the present with "can" or "want to" before the verb
-QUESTION_SHARE = 0.15  # the share of sentences that are a question: yes/no, "who …" or "where …"
+QUESTION_SHARE = 0.17  # the share of sentences that are a question: yes/no, "who …" or "where …"
 MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
 # How often the place after an intransitive verb is one named without an article ("at home", "at work":
 # PLACE_WORDS), and twice as often a verb of motion's destination ("home", "to school"): fewer verbs take one
-PLACE_WORD_SHARE = 0.3
+PLACE_WORD_SHARE = 0.35
 DESTINATIONS = tuple(p for p in PLACE_WORDS if p.destination)
 LOCATIONS = tuple(p for p in PLACE_WORDS if not p.destination)
 VERY_SHARE = 0.1  # the share of predicate adjectives after "very"
 COMPARISON_SHARE = 0.12  # the share of clauses of "to be" and adjectives that compare: "taller than"
-TIME_SHARE = 0.2  # the share of clauses with a time word ("yesterday", "every morning", "on sunday")
+TIME_SHARE = 0.27  # the share of clauses with a time word ("yesterday", "every morning", "on sunday")
 TIME_FIRST_SHARE = 0.35  # the share of those, in statements, where it comes first ("yesterday the sky …")
 PRONOUN_OBJECT_SHARE = 0.15  # the share of objects of people or animals that are a pronoun ("saw her")
 THERE_SHARE = 0.06  # the share of clauses that say "there is …"
@@ -62,6 +65,12 @@ WEATHER_SHARE = 0.03  # the share of clauses about the weather ("it is raining")
 GENERIC_SHARE = 0.05  # the share of subjects that are a plural without a determiner ("apples are red")
 PURPOSE_SHARE = 0.15  # the share of verbs of motion followed by "to" and a verb ("came to see us")
 GAMES_AFTER = frozenset({"played"})  # verbs (by past) that may take a game ("played football")
+PARTICLE_SHARE = 0.6  # the share of wait, listen, look with an object after their preposition ("for us")
+CONTAINER_SHARE = 0.08  # the share of objects of eat, drink, buy... that are a container ("a cup of tea")
+MORE_THAN_SHARE = 0.06  # the share of those clauses that compare how much ("eats more bread than his sister")
+# How two clauses are joined ("and", "but", or a clause "because", "if", "when" …), and how often
+JOINS = {"and": 0.45, "but": 0.15, "because": 0.15, "if": 0.1, "when": 0.15}
+SAID_SHARE = 0.06  # the share of sentences that report a clause ("she said that …", "i think …")
 DOUBLE_OBJECT_SHARE = 0.3  # the share of give, show, send… whose recipient comes first ("gave him a book")
 THERE_DETERMINERS = frozenset({"a", "one", "two", "three", "four", "five", "six", "seven", "nine", "ten"})
 
@@ -113,6 +122,10 @@ class Grammar(NounPhrases):
                 return self.np(kinds, noun=noun)
 
         def one() -> Phrase:
+            if verb.bare == "partitive" and rng.random() < CONTAINER_SHARE:  # "a cup of tea"
+                found = self.container(kinds)
+                if found is not None:
+                    return found
             if verb.bare != "-" and rng.random() < 0.35:
                 found = self.bare(kinds, verb.bare)  # type: ignore[arg-type]
                 if found is not None:
@@ -139,7 +152,7 @@ class Grammar(NounPhrases):
         clause = self._clause(tense, second, asking)
         fitting = [t for t in TIME_WORDS if tense in t.tenses]
         if self.goal in ("", PAIRING, OBJECT) and self.rng.random() < TIME_SHARE:
-            time = constructions.fixed_phrase(self.rng.choice(fitting))
+            time = constructions.fixed_phrase(self.rng.choices(fitting, [t.weight for t in fitting])[0])
             first = not asking and self.rng.random() < TIME_FIRST_SHARE  # "yesterday the sky was grey"
             clause = phrases.concat(time, clause) if first else phrases.concat(clause, time)
         return clause
@@ -224,7 +237,12 @@ class Grammar(NounPhrases):
         if frame == "intransitive":
             verb_phrase = phrases.verb_phrase(subject, past, tense, negated, progressive, modal, question)
             parts = [subject, verb_phrase]
-            if past in GAMES_AFTER and rng.random() < 0.5:  # "they played football" -> "… au football"
+            if past in PARTICLES and plain and rng.random() < PARTICLE_SHARE:  # "waited for the bus"
+                parts = [
+                    subject,
+                    self.particle(verb_phrase, subject, past, tense, negated, modal is not None),
+                ]
+            elif past in GAMES_AFTER and rng.random() < 0.5:  # "they played football" -> "… au football"
                 parts.append(constructions.fixed_phrase(rng.choice(GAMES)))
             elif past in MOVING and plain and rng.random() < PURPOSE_SHARE:  # "came to see us"
                 parts.append(self.purpose(subject))
@@ -245,6 +263,9 @@ class Grammar(NounPhrases):
             obj = self.objects(verb)
         negated = negated and phrases.negatable(obj)
         rest = [self.pp()] if frame == "transitive" and rng.random() < 0.3 else []
+        compare = frame == "transitive" and verb.bare == "partitive" and plain and not (question or asking)
+        if compare and rng.random() < MORE_THAN_SHARE:
+            obj, rest, negated = self.more_than(verb.objects)  # "eats more bread than his sister"
         if frame == "transitive" and plain and verb.objects & LIVING and rng.random() < PRONOUN_OBJECT_SHARE:
             pronoun, obj = self.object_pronoun(subject), None  # "she saw me" -> "elle me a vu"
         if frame == "ditransitive":
@@ -268,6 +289,43 @@ class Grammar(NounPhrases):
             pronoun=pronoun,
             recipient=recipient,
         )
+
+    def particle(
+        self, verb: Phrase, subject: Phrase, past: str, tense: Tense, negated: bool, modal: bool
+    ) -> Phrase:
+        """ "waited for the bus" -> "a attendu le bus", "listens to them" -> "les écoute" (PARTICLES)."""
+        word, kinds = PARTICLES[past]
+        pronoun = kinds & LIVING and self.rng.random() < 0.3
+        for _ in range(0 if pronoun else 6):
+            obj = self.np(kinds, adjectives=self.rng.random() < 0.3)
+            if not negated or phrases.negatable(obj):
+                obj = phrases.negated_object(obj) if negated else obj
+                return constructions.particle(verb, word, obj, past, tense)
+        return constructions.particle(verb, word, None, past, tense, self.object_pronoun(subject), modal)
+
+    def more_than(self, kinds: frozenset[str]) -> tuple[Phrase, list[Phrase], bool]:
+        """ "more bread than his sister" -> "plus de pain que sa sœur": the object, what follows it, and
+        False, as such a clause is never negated."""
+        choices = [n for k in sorted(kinds) for n in self.nouns_of[k] if n.use == "mass" or n.english[1]]
+        noun = self.rng.choice(choices)
+        number: Number = "sg" if noun.use == "mass" else "pl"
+        obj = constructions.quantity(("more",), phrases.bare_noun_phrase(noun.english[0], number))
+        than = phrases.concat(Phrase.word([THAN[0]], [THAN[1]]), self.np(LIVING, adjectives=False))
+        return obj, [than], False
+
+    def said(self, tense: Tense) -> Phrase:
+        """ "she said that the soup was hot" -> "elle a dit que la soupe était chaude", "i think it is
+        raining" -> "je pense que il pleut" (spelled "qu' il"): "que" renders "that", or the verb when English
+        leaves "that" out."""
+        rng = self.rng
+        subject = self.subject(LIVING, second=True)
+        verb = rng.choice(self.verbs["clause"])
+        told = phrases.verb_phrase(subject, verb.english[2], tense)
+        clause = self.clause(tense if rng.random() < 0.8 else "present", second=True)
+        if rng.random() < 0.3:  # "i think it is raining"
+            que = Phrase([], [(SUBORDINATORS["that"][0], (-1,))])  # concat shifts -1 to the verb's last word
+            return phrases.concat(subject, phrases.concat(told, que), clause)
+        return phrases.concat(subject, constructions.subordinate(told, clause, "that"))
 
     def purpose(self, subject: Phrase) -> Phrase:
         """ "to" and a verb with its object after a verb of motion: "came to see us" -> "sont venus nous
@@ -334,9 +392,17 @@ class Grammar(NounPhrases):
             if kind == "where":
                 return self.where(tense)
             return self.clause(tense, asking=kind)
+        if self.goal in ("", PAIRING) and rng.random() < SAID_SHARE:
+            return self.said(tense)
         if rng.random() < 0.3:
+            join = rng.choices(list(JOINS), weights=list(JOINS.values()))[0]
+            if join == "if":
+                tense = "present"  # "if it rains we stay" -> "s' il pleut nous restons"
             left = self.clause(tense)
             second_tense: Tense = tense if rng.random() < 0.8 else ("present" if tense == "past" else "past")
-            right = self.clause(second_tense, second=True)
-            return phrases.clauses(left, right, "and" if rng.random() < 0.75 else "but")
+            right = self.clause("present" if join == "if" else second_tense, second=True)
+            if join in ("and", "but"):
+                return phrases.clauses(left, right, join)  # type: ignore[arg-type]
+            first = join != "because" and rng.random() < 0.3  # "when she came we were happy"
+            return constructions.subordinate(left, right, join, first)
         return self.clause(tense)

@@ -13,12 +13,14 @@ from training import parallel_phrases as phrases
 from training.french_lexicon import (
     ADJECTIVE,
     ADJECTIVES,
+    CONTAINERS,
     DETERMINERS,
     LIVING,
     NOUN,
     NOUNS,
     OBJECT_PRONOUNS,
     PREPOSITIONS,
+    QUANTITIES,
     STATIVE,
     VERBS,
     Noun,
@@ -30,6 +32,7 @@ from training.parallel_phrases import Article, Phrase, Tense
 PROGRESSIVE_SHARE = 0.3  # the share of clauses in the present with a verb in the progressive ("is sleeping")
 RELATIVE_SHARE = 0.4  # the share of extended noun phrases that take a relative clause
 SOME_SHARE = 0.25  # the share of bare objects that take the partitive that say "some" ("some bread")
+QUANTITY_SHARE = 0.15  # the share of the others with "many" or "a lot of" ("many birds")
 STRESSED_SHARE = 0.12  # the share of prepositions that take people whose object is a pronoun ("with them")
 _CLASS_ORDER = {"opinion": 0, "size": 1, "age": 2, "quality": 3, "colour": 4}
 _SINGLE_ONLY = {"a", "an", "every"}  # determiners a mass noun or the sun never takes
@@ -64,7 +67,7 @@ class NounPhrases:
         }
         self.verbs = {
             f: [v for v in VERBS if v.frame == f]
-            for f in ("intransitive", "transitive", "ditransitive", "weather")
+            for f in ("intransitive", "transitive", "ditransitive", "weather", "clause")
         }
 
     # -- noun phrases ---------------------------------------------------------------------------------------
@@ -156,7 +159,21 @@ class NounPhrases:
         count = 0 if rng.random() < 0.7 else 1
         chosen = self.adjectives(noun, count, preposed=article == "generic")
         some = article == "partitive" and rng.random() < SOME_SHARE  # "some bread" -> "du pain"
-        return phrases.bare_noun_phrase(noun.english[0], number, chosen, article, some)
+        bare = phrases.bare_noun_phrase(noun.english[0], number, chosen, article, some)
+        if article == "partitive" and not some and rng.random() < QUANTITY_SHARE:
+            amounts = [q for q in QUANTITIES if q != ("more",) and (number == "pl" or q != ("many",))]
+            return constructions.quantity(rng.choice(amounts), bare)  # "beaucoup de pain"
+        return bare
+
+    def container(self, kinds: frozenset[str]) -> Phrase | None:
+        """ "a cup of tea", "two bottles of milk": a container and a mass noun it holds, if one fits."""
+        rng = self.rng
+        held = {k: [m for m in v if NOUN[m].kind in kinds] for k, v in CONTAINERS.items()}
+        name = rng.choice(sorted(k for k, v in held.items() if v) or [""])
+        if not name:
+            return None
+        np_ = self.np(frozenset({"thing"}), adjectives=rng.random() < 0.2, noun=NOUN[name])
+        return constructions.container(np_, phrases.bare_noun_phrase(rng.choice(held[name])))
 
     def pp(self, kinds: frozenset[str] | None = None, depth: int = 0) -> Phrase:
         """A prepositional phrase; its noun phrase may carry "of …" or another one, up to two deep."""

@@ -39,12 +39,14 @@ def longest_sentences(pool: list[list[str]], count: int, length: int) -> list[li
 @pytest.fixture(scope="module")
 def sentences(model: TranslatorModel) -> list[list[str]]:
     """60 sentences of the held-out sets' streams (their seeds, drawn without the training set's exclusion,
-    which only the accuracy figures need), 20 of the novel one, every 30-word one among them, and 20 more of
-    30 words made by joining sentences. (The development machine checked all 3,000 held-out pairs.)"""
+    which only the accuracy figures need), 20 of the novel one, five 3-word and every 30-word one among them,
+    and 20 more of 30 words made by joining sentences. (The development machine checked all 3,000 held-out
+    pairs.)"""
     heldout = [list(p.english) for p in distinct_pairs(600, HELDOUT_SEED)]
     novel = [list(p.english) for p in distinct_pairs(20, NOVEL_SEED, novel=True)]
     longest = [s for s in heldout if len(s) == TRAINED_MAX_WORDS]
-    return heldout[:60] + novel + longest + longest_sentences(heldout, 20, TRAINED_MAX_WORDS)
+    shortest = [s for s in heldout if len(s) == 3][:5]
+    return heldout[:60] + novel + shortest + longest + longest_sentences(heldout, 20, TRAINED_MAX_WORDS)
 
 
 def assert_same(fast: Translation, reference: Translation) -> None:

@@ -50,7 +50,7 @@ def test_each_step_carries_its_maps_averaged_over_the_heads(client: TestClient) 
         for name in ("cross", "self"):
             for layer, heads in enumerate(step[name]):
                 mean = [sum(h[j] for h in heads) / len(heads) for j in range(len(heads[0]))]
-                assert step[f"{name}_mean"][layer] == pytest.approx(mean, abs=1e-7)  # float32 maps
+                assert step[f"{name}_mean"][layer] == pytest.approx(mean, rel=2e-7, abs=1e-7)  # float32
 
 
 def test_rive_looks_at_river_bank_in_the_best_layer(client: TestClient) -> None:
@@ -251,11 +251,11 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
 
 
 def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
-    """The French stops after the relative clause ("l' homme qui vit ici"), and the answer names the words
-    it left out; every position it names is a noun, verb, adjective or number of the source."""
-    body = client.post("/api/translate", json={"sentence": "the man who lives here has two dogs"}).json()
-    assert body["target"][-1] == "ici"
-    assert [body["source"][i] for i in body["unread"]] == ["has", "two", "dogs"]
+    """The French stops after the verb ("est-ce que vos enfants aiment"), and the answer names the word it
+    left out; every position it names is a noun, verb, adjective or number of the source."""
+    body = client.post("/api/translate", json={"sentence": "do your children like winter"}).json()
+    assert body["target"][-1] == "aiment"
+    assert [body["source"][i] for i in body["unread"]] == ["winter"]
     about = client.get("/api/translate/about").json()
     content = {w for kind in ("noun", "verb", "adjective", "number") for w in about["vocabulary_kinds"][kind]}
     assert {body["source"][i] for i in body["unread"]} <= content

@@ -19,6 +19,7 @@ from training.french_lexicon import (
     NOUN,
     NOUNS,
     PLACE_WORDS,
+    QUANTITIES,
     SOME,
     TIME_WORDS,
     VERB,
@@ -371,6 +372,9 @@ CLAUSE_VERBS = {w for v in VERBS for w in v.english} | {*COPULA_ENGLISH["past"],
 _OBJECT_VERBS = {p: {*VERB[p].english, VERB[p].ing} for p, _ in NOVEL_OBJECTS}  # "ate", "is eating"
 
 
+QUANTITY_WORDS = {w for q in QUANTITIES for w in q} - {"of"}  # "many", "a lot of", "more"
+
+
 def _has_novel_object(english: tuple[str, ...]) -> bool:
     """A held-out verb, then its held-out object (a determiner, adjectives between), from the English; the
     object may be the second of two ("ate the little ice cream and their pretty old cakes")."""
@@ -386,8 +390,11 @@ def _has_novel_object(english: tuple[str, ...]) -> bool:
                 if english[j] == "and" and conjunct == 0:
                     conjunct = 1
                 elif not (
-                    english[j] in ADJECTIVE or english[j] in {*DETERMINER, SOME} or english[j] in NOUN_WORDS
-                ):
+                    english[j] in ADJECTIVE
+                    or english[j] in {*DETERMINER, SOME, *QUANTITY_WORDS}
+                    or english[j] in NOUN_WORDS
+                    or english[j - 1 : j + 1] == ("lot", "of")
+                ):  # "drinks a lot of milk", "found many keys"
                     break
                 j += 1
             ends_a_subject = conjunct and j + 1 < len(english) and english[j + 1] in CLAUSE_VERBS
@@ -482,8 +489,8 @@ def test_negation_turns_an_indefinite_or_partitive_article_into_de(train: tuple[
     participles = {p for v in VERBS for p in ALLOWED_LINKS_OF.get(v.english[2], ())}
     articles = 0
     for pair in train:
-        if "pas" not in pair.french:
-            continue
+        if "pas" not in pair.french or pair.french[0] in ("si", "quand"):
+            continue  # "when they did not jump a lazy author fed …": "un" opens the next clause
         k = pair.french.index("pas") + 1
         k += k < len(pair.french) and pair.french[k] in participles  # "n' a pas vu": what follows it
         after = pair.french[k : k + 1]

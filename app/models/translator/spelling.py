@@ -2,11 +2,11 @@
 
 Before a word that begins with a vowel or a mute h, "le", "la", "de", "je", "ne", "me" and "que" lose their
 vowel ("l' arbre", "n' attrape", "m' aider", "qu' elle"), "ce" becomes "cet" and "ma", "ta", "sa" become
-"mon", "ton", "son". Which form is right depends only on the spelling of the next French word, which the
-decoder has not written yet when it writes the short word. So the network writes the full forms ("ne
-attrape") and this rule spells them, one token for one token: each step keeps its own word and its
-attention. Training pairs hold the full forms too (training/parallel_phrases.py), and their French as a
-reader sees it is ``spell`` of them.
+"mon", "ton", "son"; "si" becomes "s'" before "il" and "ils" only. Which form is right depends only on the
+spelling of the next French word, which the decoder has not written yet when it writes the short word. So
+the network writes the full forms ("ne attrape") and this rule spells them, one token for one token: each
+step keeps its own word and its attention. Training pairs hold the full forms too
+(training/parallel_phrases.py), and their French as a reader sees it is ``spell`` of them.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ ELISION = {
     "sa": "son",
 }
 VOWELS = tuple("aeiouyàâäéèêëîïôöûüœh")
+# "si" elides before "il" and "ils" only: "s' il pleut", "si elle".
+SI = ("si", "s'", ("il", "ils"))
 
 
 def begins_with_vowel(word: str) -> bool:
@@ -37,9 +39,12 @@ def begins_with_vowel(word: str) -> bool:
 
 def spell(tokens: Sequence[str]) -> list[str]:
     """The tokens with every short word before a vowel in its elided form, the same number of tokens."""
+    following = [*tokens[1:], ""][: len(tokens)]
     return [
         ELISION[word]
-        if word in ELISION and k + 1 < len(tokens) and begins_with_vowel(tokens[k + 1])
+        if word in ELISION and begins_with_vowel(after)
+        else SI[1]
+        if word == SI[0] and after in SI[2]
         else word
-        for k, word in enumerate(tokens)
+        for word, after in zip(tokens, following, strict=True)
     ]

@@ -100,7 +100,7 @@ export function exportView(data, state) {
 }
 
 /** The words no step read (the answer's `unread` positions), each run of neighbours as one phrase:
- * ["has two dogs"] for "the man who lives here has two dogs" read as "l' homme qui vit ici". */
+ * ["has two dogs"] for "the girl who sings here has two dogs" read as "la fille qui chante ici". */
 export function unreadPhrases({ source, unread }) {
   const phrases = [];
   (unread ?? []).forEach((i, k) => {

@@ -1,0 +1,138 @@
+"""The everyday constructions past a plain clause: clauses joined by "because", "if", "when" or after "said
+that", a verb whose preposition French leaves out ("wait for"), and quantities ("many", "a cup of")."""
+
+from collections import Counter
+
+from app.models.translator.spelling import spell
+from training.french_lexicon import PARTICLES, PLACE_WORDS, QUANTITIES, SUBORDINATORS, TIME_WORDS
+from training.french_vocabulary import ALLOWED_LINKS
+from training.parallel_constructions import (
+    container,
+    fixed_phrase,
+    particle,
+    quantity,
+    subordinate,
+    there,
+    transitive,
+    weather,
+)
+from training.parallel_corpus import training_pairs
+from training.parallel_phrases import (
+    bare_noun_phrase,
+    concat,
+    copula,
+    noun_phrase,
+    predicate,
+    pronoun,
+    to_pair,
+    verb_phrase,
+)
+
+
+def test_si_elides_before_il_only() -> None:
+    assert spell(["si", "il", "pleut"]) == ["s'", "il", "pleut"]
+    assert spell(["si", "ils", "viennent"]) == ["s'", "ils", "viennent"]
+    assert spell(["si", "elle", "vient"]) == ["si", "elle", "vient"]
+    assert spell(["parce", "que", "il"]) == ["parce", "qu'", "il"]
+    assert spell([]) == []
+
+
+def test_a_preposition_french_leaves_out_is_rendered_by_the_verb() -> None:
+    she = pronoun("she")
+
+    def waited(tense: str = "past", obj=None, word: str = "", **options) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+        verb = verb_phrase(she, "waited", tense, **options)  # type: ignore[arg-type]
+        modal = options.get("modal") is not None
+        pair = to_pair(concat(she, particle(verb, "for", obj, "waited", tense, word, modal)))  # type: ignore[arg-type]
+        return pair.source, pair.target
+
+    bus = noun_phrase("the", "bus")
+    assert waited(obj=bus) == ("she waited for the bus", "elle a attendu le bus")
+    assert waited(word="us") == ("she waited for us", "elle nous a attendus")  # agrees with "nous"
+    assert waited(word="her") == ("she waited for her", "elle l' a attendue")
+    assert waited("present", word="him", negated=True) == (
+        "she does not wait for him",
+        "elle ne l' attend pas",
+    )
+    assert waited("present", word="them", modal="can") == ("she can wait for them", "elle peut les attendre")
+    assert waited("present", obj=bus, progressive=True) == (
+        "she is waiting for the bus",
+        "elle attend le bus",
+    )
+    pair = to_pair(concat(she, particle(verb_phrase(she, "waited", "past"), "for", bus, "waited", "past")))
+    assert pair.alignment[2] == (1, 2)  # "attendu" renders "waited for"
+    assert set(PARTICLES) <= {p for p, _ in ALLOWED_LINKS}
+
+
+def test_spelling_elides_the_pronoun_before_the_verb() -> None:
+    she = pronoun("she")
+    verb = verb_phrase(she, "waited", "present", negated=True)
+    pair = to_pair(concat(she, particle(verb, "for", None, "waited", "present", "him")))
+    assert " ".join(spell(list(pair.french))) == "elle ne l' attend pas"
+
+
+def test_quantities_and_containers_take_de_without_an_article() -> None:
+    birds = quantity(("many",), bare_noun_phrase("bird", "pl"))
+    assert to_pair(there(birds, "present")).target == "il y a beaucoup d' oiseaux"
+    assert to_pair(there(birds, "present")).source == "there are many birds"  # the noun's number
+    bread = quantity(("a", "lot", "of"), bare_noun_phrase("bread"))
+    assert to_pair(there(bread, "past")).source == "there was a lot of bread"
+    assert to_pair(there(bread, "past")).target == "il y avait beaucoup de pain"
+    i = pronoun("i")
+    tea = container(noun_phrase("a", "cup"), bare_noun_phrase("tea"))
+    drink = to_pair(transitive(i, "drank", "present", tea))
+    assert (drink.source, drink.target) == ("i drink a cup of tea", "je bois une tasse de thé")
+    water = container(noun_phrase("two", "glass", "pl"), bare_noun_phrase("water"))
+    assert to_pair(transitive(i, "drank", "present", water)).target == "je bois deux verres d' eau"
+    negated = to_pair(transitive(i, "drank", "present", tea, negated=True)).target
+    assert negated == "je ne bois pas de tasse de thé"
+    more = to_pair(transitive(i, "ate", "present", quantity(("more",), bare_noun_phrase("bread"))))
+    assert more.target == "je mange plus de pain"
+    assert set(QUANTITIES[("many",)].split()) <= {f for e, f in ALLOWED_LINKS if e == "many"}
+
+
+def test_clauses_join_with_because_if_when_and_said_that() -> None:
+    we = pronoun("we")
+    home = next(p for p in PLACE_WORDS if p.english == ("at", "home"))
+    stay = concat(we, verb_phrase(we, "stayed", "present"), fixed_phrase(home))
+    rain = weather("rained", "present")
+    first = to_pair(subordinate(stay, rain, "if", first=True))
+    assert (first.source, first.target) == (
+        "if it rains we stay at home",
+        "s' il pleut nous restons à la maison",
+    )
+    assert first.alignment[:1] == ((0,),)
+    stayed = concat(we, verb_phrase(we, "stayed", "past"), fixed_phrase(home))
+    because = to_pair(subordinate(stayed, weather("rained", "past"), "because"))
+    assert because.target == "nous sommes restés à la maison parce qu' il a plu"
+    assert because.alignment[-5:-3] == ((4,), (4,))  # "parce" and "que" render "because"
+    she, soup = pronoun("she"), noun_phrase("the", "soup")
+    hot = concat(soup, copula(soup, "past"), predicate(soup, "hot"))
+    said = to_pair(concat(she, subordinate(verb_phrase(she, "said", "past"), hot, "that")))
+    assert (said.source, said.target) == (
+        "she said that the soup was hot",
+        "elle a dit que la soupe était chaude",
+    )
+    assert set(SUBORDINATORS) == {"because", "if", "when", "that"}
+
+
+def test_training_has_every_new_construction() -> None:
+    """Each of them often enough to be learnt, in the pairs the translator trains on (a sample)."""
+    train = training_pairs(30000)
+    seen: Counter[str] = Counter()
+    for pair in train:
+        french = " ".join(pair.french)
+        seen["because"] += "parce que" in french
+        seen["if"] += pair.english[0] == "if" or " if " in pair.source
+        seen["when"] += "quand" in pair.french
+        seen["said that"] += any(f"{v} que" in french for v in ("dit", "pensé", "pense", "dis", "pensent"))
+        seen["wait for"] += any(f"{p} {w}" in pair.source for p, (w, _) in PARTICLES.items())
+        seen["many"] += "beaucoup" in pair.french
+        seen["a cup of"] += " of " in pair.source and any(
+            c in pair.english for c in ("cup", "glass", "bottle")
+        )
+        seen["more than"] += "plus de" in french and "que" in pair.french
+        seen["for two weeks"] += "pendant" in pair.french and any(
+            " ".join(t.english) in pair.source for t in TIME_WORDS if t.english[0] == "for"
+        )
+    assert all(n >= 60 for n in seen.values()), seen
