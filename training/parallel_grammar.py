@@ -306,8 +306,7 @@ class Grammar(NounPhrases):
     def more_than(self, kinds: frozenset[str]) -> tuple[Phrase, list[Phrase], bool]:
         """ "more bread than his sister" -> "plus de pain que sa sœur": the object, what follows it, and
         False, as such a clause is never negated."""
-        choices = [n for k in sorted(kinds) for n in self.nouns_of[k] if n.use == "mass" or n.english[1]]
-        noun = self.rng.choice(choices)
+        noun = self.rng.choice(self.bare_nouns(kinds))
         number: Number = "sg" if noun.use == "mass" else "pl"
         obj = constructions.quantity(("more",), phrases.bare_noun_phrase(noun.english[0], number))
         than = phrases.concat(Phrase.word([THAN[0]], [THAN[1]]), self.np(LIVING, adjectives=False))

@@ -142,11 +142,15 @@ class NounPhrases:
                 chosen = [a.english]
         return phrases.noun_phrase(det, noun.english[0], number, chosen)
 
+    def bare_nouns(self, kinds: frozenset[str]) -> list[Noun]:
+        """The nouns of ``kinds`` that can go without an article: mass nouns and those with a plural."""
+        return [n for k in sorted(kinds) for n in self.nouns_of[k] if n.use == "mass" or n.english[1]]
+
     def bare(self, kinds: frozenset[str], article: Article, noun: Noun | None = None) -> Phrase | None:
         """A bare object: a mass noun ("bread") or a plural ("apples"), if one fits ``kinds``."""
         rng = self.rng
         if noun is None:
-            choices = [n for k in sorted(kinds) for n in self.nouns_of[k] if n.use == "mass" or n.english[1]]
+            choices = self.bare_nouns(kinds)
             if not choices:
                 return None
             noun = rng.choice(choices)
