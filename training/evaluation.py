@@ -344,7 +344,8 @@ EVERYDAY_SETS: tuple[EverydaySet, ...] = (
     EverydaySet("second", EVERYDAY.with_name("translator_everyday_second.txt"), blind=False),
     EverydaySet("third", EVERYDAY.with_name("translator_everyday_third.txt"), blind=False),
     EverydaySet("fourth", EVERYDAY.with_name("translator_everyday_fourth.txt"), blind=False),
-    EverydaySet("fifth", EVERYDAY.with_name("translator_everyday_fifth.txt"), blind=True),
+    EverydaySet("fifth", EVERYDAY.with_name("translator_everyday_fifth.txt"), blind=False),
+    EverydaySet("sixth", EVERYDAY.with_name("translator_everyday_sixth.txt"), blind=True),
 )
 
 

@@ -52,12 +52,16 @@ MODAL_ENGLISH = {
     "can": ("can", "can", "can", "can", "can"),
     "must": ("must", "must", "must", "must", "must"),
     "want": ("wants", "want", "want", "want", "want"),
+    "will": ("will", "will", "will", "will", "will"),  # the near future: "will see" -> "va voir"
 }
 MODAL_FRENCH = {
     "can": ("peut", "peuvent", "pouvons", "peux", "pouvez"),
     "must": ("doit", "doivent", "devons", "dois", "devez"),
     "want": ("veut", "veulent", "voulons", "veux", "voulez"),
+    "will": ("va", "vont", "allons", "vais", "allez"),
 }
+# After a question that asks "can you" or "will you": "s' il vous plaît", written "si il" (spelling elides)
+PLEASE = ("please", ("si", "il", "vous", "plaît"))
 VERY = ("very", "très")  # before a predicate adjective: "very happy" -> "très heureux"
 # Questions: yes/no with "est-ce que" before the sentence's own order ("does the dog sleep" -> "est-ce que le
 # chien dort", both French words aligned to the English word that opens the question); "where" and "who".
@@ -90,6 +94,8 @@ class TimeWord:
 
 _BOTH = ("present", "past")
 _HOURS = "five six seven eight nine ten"
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+_JOURS = "lundi mardi mercredi jeudi vendredi samedi dimanche"
 _UNITS = (("day", "jours"), ("week", "semaines"), ("hour", "heures"), ("month", "mois"), ("year", "ans"))
 TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("yesterday",), ("hier",), ("past",)),
@@ -144,18 +150,11 @@ TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("in", "the", "afternoon"), ("le", "après-midi"), ("present",)),
     TimeWord(("early",), ("tôt",), _BOTH),
     TimeWord(("late",), ("tard",), _BOTH),
-    *(
-        # "on sunday": in the past one sunday ("dimanche"), in the present every sunday ("le dimanche")
+    TimeWord(("all", "day"), ("toute", "la", "journée"), _BOTH, ((0,), (1,), (1,))),
+    TimeWord(("all", "night"), ("toute", "la", "nuit"), _BOTH, ((0,), (1,), (1,))),
+    *(  # "on sunday": in the past one sunday ("dimanche"), in the present every sunday ("le dimanche")
         TimeWord(("on", day), words, (tense,))
-        for day, french in (
-            ("monday", "lundi"),
-            ("tuesday", "mardi"),
-            ("wednesday", "mercredi"),
-            ("thursday", "jeudi"),
-            ("friday", "vendredi"),
-            ("saturday", "samedi"),
-            ("sunday", "dimanche"),
-        )
+        for day, french in zip(_DAYS.split(), _JOURS.split(), strict=True)
         for tense, words in (("past", (french,)), ("present", ("le", french)))
     ),
 )

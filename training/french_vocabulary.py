@@ -28,6 +28,7 @@ from training.french_lexicon import (
     OF,
     PARTICLES,
     PLACE_WORDS,
+    PLEASE,
     PREPOSITIONS,
     PRONOUNS,
     QUANTITIES,
@@ -66,6 +67,8 @@ def lexicon_entries() -> list[tuple[str, str]]:
         ("do", "verb"),
         ("can", "verb"),
         ("must", "verb"),
+        ("will", "verb"),
+        (PLEASE[0], "adv"),
         (MORE[0], "adv"),
         (THAN[0], "conj"),
         (VERY[0], "adv"),
@@ -107,7 +110,7 @@ def _english_forms() -> list[str]:
     words += [d.english for d in DETERMINERS]
     words += [w for p in PREPOSITIONS for w in p.english]
     words += [p.english for p in PRONOUNS] + [p.english for p in OBJECT_PRONOUNS] + [IT[0], THERE[0]]
-    words += [AND[0], BUT[0], OF[0], TO[0], *SUBORDINATORS, *(w for q in QUANTITIES for w in q)]
+    words += [AND[0], BUT[0], OF[0], TO[0], *SUBORDINATORS, *(w for q in QUANTITIES for w in q), PLEASE[0]]
     return list(dict.fromkeys(words))
 
 
@@ -166,6 +169,7 @@ def _allowed_links() -> set[tuple[str, str]]:
     links |= {(SOME, f) for f in ("du", "de", "la", "le", "des")}  # "some bread" -> "du pain"
     # questions: est-ce que to the word that opens the question; "does the dog sleep": dort to does and sleep
     openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
+    openers += MODAL_ENGLISH["will"]
     links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
     links |= {WHERE, WHO, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
     for a in ADJECTIVES:  # "taller" -> "plus grand", "more famous" -> "plus célèbre"
@@ -184,7 +188,7 @@ def _allowed_links() -> set[tuple[str, str]]:
     # "there is" -> "il y a", "there were" -> "il y avait"; "it rains" -> "il pleut"
     links |= {(THERE[0], THERE[1]), (THERE[0], THERE[2]), IT}
     links |= {(w, THERE_BE[tense]) for tense, forms in COPULA_ENGLISH.items() for w in forms}
-    links |= {AND, BUT, OF, TO}
+    links |= {AND, BUT, OF, TO} | {(PLEASE[0], f) for f in PLEASE[1]}
     # "because" -> "parce que"; "i think it is raining" -> "je pense que il pleut", "que" to the verb
     links |= {(e, f) for e, french in SUBORDINATORS.items() for f in french}
     links |= {(w, SUBORDINATORS["that"][0]) for v in VERBS if v.frame == "clause" for w in v.forms}
@@ -215,7 +219,7 @@ def _allowed_links() -> set[tuple[str, str]]:
 def english_kinds() -> dict[str, list[str]]:
     """Every English word the corpus writes, by kind (a word may be of two: "open" is an adjective and a
     verb): noun (every word of a noun, "bus" and "drivers" of "bus drivers"), verb, be (its forms), auxiliary
-    (do, does, did, can, must), negation (not), adjective (and its comparative: "taller"), number (the
+    (do, does, did, can, must, will), negation (not), adjective (and its comparative: "taller"), number (the
     determiners the app's lexicon calls numbers: "two", "three"), determiner, preposition (every word of one:
     "in", "front", "of"), pronoun, conjunction, adverb (very), comparison (more, than), relative (who, that),
     question (where, who), time (the words of a time word but its determiners and prepositions: "morning",
@@ -238,7 +242,9 @@ def english_kinds() -> dict[str, list[str]]:
         + [p.english[-1] for p in (*PLACE_WORDS, *GAMES)],  # "home", "work" of "at work", "football"
         "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
-        "auxiliary": [w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must",)) for w in forms],
+        "auxiliary": [
+            w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must", "will")) for w in forms
+        ],
         "negation": [NOT[0]],
         "adjective": [w for a in ADJECTIVES for w in (a.english, *a.comparative) if w != MORE[0]],
         "number": [d.english for d in DETERMINERS if is_number(d.english)],
@@ -247,7 +253,7 @@ def english_kinds() -> dict[str, list[str]]:
         "preposition": [w for p in PREPOSITIONS for w in p.english] + [OF[0], TO[0]],
         "pronoun": [p.english for p in (*PRONOUNS, *OBJECT_PRONOUNS)] + [IT[0], THERE[0]],
         "conjunction": [AND[0], BUT[0], *(w for w in SUBORDINATORS if w != RELATIVE[1])],
-        "adverb": [VERY[0]],
+        "adverb": [VERY[0], PLEASE[0]],
         "comparison": [MORE[0], THAN[0]],
         "relative": list(RELATIVE[:2]),
         "question": [WHERE[0], WHO[0]],

@@ -22,6 +22,7 @@ from training.french_lexicon import (
     OBJECT_PRONOUNS,
     PARTICLES,
     PLACE_WORDS,
+    PLEASE,
     STATIVE,
     SUBORDINATORS,
     THAN,
@@ -47,12 +48,12 @@ from training.parallel_noun_phrases import PROGRESSIVE_SHARE, NounPhrases
 from training.parallel_phrases import Phrase, Tense
 
 NEGATED = 0.18  # the share of clauses negated, where the verb and object allow it
-MODAL_SHARE = 0.2  # the share of the other clauses in the present with "can" or "want to" before the verb
+MODAL_SHARE = 0.2  # the share of the other clauses in the present with a modal ("can", "will" …)
 QUESTION_SHARE = 0.17  # the share of sentences that are a question: yes/no, "who …" or "where …"
 MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
 # How often the place after an intransitive verb is one named without an article ("at home", "at work":
 # PLACE_WORDS), and twice as often a verb of motion's destination ("home", "to school"): fewer verbs take one
-PLACE_WORD_SHARE = 0.35
+PLACE_WORD_SHARE = 0.4
 DESTINATIONS = tuple(p for p in PLACE_WORDS if p.destination)
 LOCATIONS = tuple(p for p in PLACE_WORDS if not p.destination)
 VERY_SHARE = 0.1  # the share of predicate adjectives after "very"
@@ -70,6 +71,8 @@ CONTAINER_SHARE = 0.08  # the share of objects of eat, drink, buy... that are a 
 MORE_THAN_SHARE = 0.06  # the share of those clauses that compare how much ("eats more bread than his sister")
 # How two clauses are joined ("and", "but", or a clause "because", "if", "when" …), and how often
 JOINS = {"and": 0.45, "but": 0.15, "because": 0.15, "if": 0.1, "when": 0.15}
+REQUEST_SHARE = 0.15  # the share of yes/no questions that ask "can you …" or "will you …"
+PLEASE_SHARE = 0.5  # the share of those that end with "please" ("s' il vous plaît")
 SAID_SHARE = 0.06  # the share of sentences that report a clause ("she said that …", "i think …")
 DOUBLE_OBJECT_SHARE = 0.3  # the share of give, show, send… whose recipient comes first ("gave him a book")
 THERE_DETERMINERS = frozenset({"a", "one", "two", "three", "four", "five", "six", "seven", "nine", "ten"})
@@ -148,13 +151,17 @@ class Grammar(NounPhrases):
 
     def clause(self, tense: Tense, second: bool = False, asking: str = "") -> Phrase:
         """A statement, or with ``asking`` a question: "yes/no" ("does the dog sleep", "is the soup hot") or
-        "who" ("who ate the bread"); a time word may end it."""
+        "who" ("who ate the bread"), or "request" ("can you help me", perhaps with "please"); a time word may
+        end it."""
+        tense = "present" if asking == "request" else tense
         clause = self._clause(tense, second, asking)
         fitting = [t for t in TIME_WORDS if tense in t.tenses]
         if self.goal in ("", PAIRING, OBJECT) and self.rng.random() < TIME_SHARE:
             time = constructions.fixed_phrase(self.rng.choices(fitting, [t.weight for t in fitting])[0])
             first = not asking and self.rng.random() < TIME_FIRST_SHARE  # "yesterday the sky was grey"
             clause = phrases.concat(time, clause) if first else phrases.concat(clause, time)
+        if asking == "request" and self.rng.random() < PLEASE_SHARE:  # "can you help me please"
+            clause = phrases.concat(clause, Phrase.word([PLEASE[0]], list(PLEASE[1])))
         return clause
 
     def _clause(self, tense: Tense, second: bool, asking: str) -> Phrase:
@@ -166,13 +173,18 @@ class Grammar(NounPhrases):
             roll = 0.4 + 0.6 * rng.random()  # a verb, negated or after "want to" below
         if self.goal == MODAL:
             tense = "present"
-        question = asking == "yes/no"
+        request = asking == "request"  # "can you help me", "will you open the door"
+        question = asking in ("yes/no", "request")
+        if request:
+            roll, tense = 0.4 + 0.6 * rng.random(), "present"
         copular = self.goal != NEGATION and not question and rng.random() < NEGATED  # "was not steep"
 
         def subject_of(kinds: frozenset[str]) -> Phrase:
+            if request:
+                return phrases.pronoun("you")
             return constructions.who() if asking == "who" else self.subject(kinds, second)
 
-        if self.goal in ("", PAIRING, OBJECT) and asking != "who":
+        if self.goal in ("", PAIRING, OBJECT) and asking not in ("who", "request"):
             other = rng.random()
             if other < WEATHER_SHARE:  # "it is raining", "it did not snow"
                 return self.weather(tense, question)
@@ -211,17 +223,20 @@ class Grammar(NounPhrases):
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
         # the progressive, in the present: PROGRESSIVE_SHARE of those clauses
         progressive = tense == "present" and rng.random() < PROGRESSIVE_SHARE
-        progressive = progressive and verb.english[2] not in STATIVE
+        progressive = progressive and verb.english[2] not in STATIVE and not request
         if self.goal == PROGRESSIVE:  # a held-out verb-object pairing in the progressive
             frame, tense, progressive = "transitive", "present", True
             verb = VERB[rng.choice(sorted(p for p, _ in NOVEL_OBJECTS))]
-        # a modal: MODAL_SHARE of the other clauses in the present, "can" or "want to", never "want to" before
-        # a held-out verb, except in the modal set, which has only those
+        # a modal: MODAL_SHARE of the other clauses in the present, "can", "want to", "must" or "will" (the
+        # near future: "aller" and the infinitive), never "want to" before a held-out verb, except in the
+        # modal set, which has only those
         modal = None
         if tense == "present" and not progressive and rng.random() < MODAL_SHARE:
-            modal = rng.choice(("can", "want") if question else ("can", "want", "must"))
+            modal = rng.choice(("can", "want", "will") if question else ("can", "want", "must", "will"))
             if modal == "want" and verb.english[2] in NOVEL_MODAL:
                 modal = "can"
+        if request:
+            modal = rng.choice(("can", "will"))
         if self.goal == MODAL:
             verb = self.held_out_verb(frame, NOVEL_MODAL)
             frame, modal, progressive = verb.frame, "want", False
@@ -388,6 +403,11 @@ class Grammar(NounPhrases):
             self.goal = rng.choice(self.goals)
         if self.goal == QUESTION or (self.goal in ("", PAIRING, OBJECT) and rng.random() < QUESTION_SHARE):
             kind = "yes/no" if self.goal == QUESTION else rng.choice(("yes/no", "yes/no", "who", "where"))
+            kind = (
+                "request"
+                if kind == "yes/no" and self.goal != QUESTION and rng.random() < REQUEST_SHARE
+                else kind
+            )
             if kind == "where":
                 return self.where(tense)
             return self.clause(tense, asking=kind)

@@ -258,7 +258,7 @@ def main() -> None:
         heldout=(2000, "held-out pairs from the training grammar, never seen in training"),
         novel=(1000, "held-out pairs of structures training never saw (parallel_corpus.novel_pairs)"),
         **{name: (1000, f"held-out pairs: {about()}") for name, (_, about) in CONSTRUCTION_SETS.items()},
-        steps=11000,
+        steps=12000,
         batch_size=64,
         lr=2e-3,
         label_smoothing=0.1,

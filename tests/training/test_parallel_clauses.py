@@ -1,5 +1,6 @@
 """The everyday constructions past a plain clause: clauses joined by "because", "if", "when" or after "said
-that", a verb whose preposition French leaves out ("wait for"), and quantities ("many", "a cup of")."""
+that", a verb whose preposition French leaves out ("wait for"), quantities ("many", "a cup of"), the near
+future ("will see") and requests ("can you … please")."""
 
 from collections import Counter
 
@@ -7,6 +8,7 @@ from app.models.translator.spelling import spell
 from training.french_lexicon import PARTICLES, PLACE_WORDS, QUANTITIES, SUBORDINATORS, TIME_WORDS
 from training.french_vocabulary import ALLOWED_LINKS
 from training.parallel_constructions import (
+    ask,
     container,
     fixed_phrase,
     particle,
@@ -116,6 +118,23 @@ def test_clauses_join_with_because_if_when_and_said_that() -> None:
     assert set(SUBORDINATORS) == {"because", "if", "when", "that"}
 
 
+def test_will_is_the_near_future_and_please_ends_a_request() -> None:
+    they, mother = pronoun("they"), noun_phrase("their", "mother")
+    future = to_pair(transitive(they, "saw", "present", mother, modal="will"))
+    assert (future.source, future.target) == ("they will see their mother", "ils vont voir leur mère")
+    assert future.alignment[1:3] == ((1,), (2,))  # "vont" renders "will", "voir" renders "see"
+    negated = to_pair(transitive(they, "saw", "present", mother, modal="will", negated=True))
+    assert negated.target == "ils ne vont pas voir leur mère"
+    you, door = pronoun("you"), noun_phrase("the", "door")
+    asked = to_pair(ask(you, verb_phrase(you, "opened", "present", modal="will", question=True), door))
+    assert (asked.source, asked.target) == ("will you open the door", "est-ce que vous allez ouvrir la porte")
+    day = fixed_phrase(next(t for t in TIME_WORDS if t.english == ("all", "day")))
+    assert to_pair(day).target == "toute la journée"
+    requests = [p for p in training_pairs(3000) if p.english[-1] == "please"]
+    assert requests and all(p.source.startswith(("can you", "will you")) for p in requests)
+    assert all(spell(list(p.french))[-4:] == ["s'", "il", "vous", "plaît"] for p in requests)
+
+
 def test_training_has_every_new_construction() -> None:
     """Each of them often enough to be learnt, in the pairs the translator trains on (a sample)."""
     train = training_pairs(30000)
@@ -135,4 +154,7 @@ def test_training_has_every_new_construction() -> None:
         seen["for two weeks"] += "pendant" in pair.french and any(
             " ".join(t.english) in pair.source for t in TIME_WORDS if t.english[0] == "for"
         )
+        seen["will"] += "will" in pair.english
+        seen["please"] += "please" in pair.english
+        seen["all day"] += "toute" in pair.french
     assert all(n >= 60 for n in seen.values()), seen
