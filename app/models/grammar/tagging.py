@@ -28,6 +28,10 @@ PRONOUN_DETERMINERS = frozenset(
 SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
 _TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
 _MODALS = _TAKES_A_PLAIN_VERB - {"do"}
+# Verbs of going: after them "to" before a word that is also a noun is a preposition ("walks to work").
+GOING_LEMMAS = frozenset(
+    {"go", "walk", "drive", "run", "ride", "cycle", "travel", "fly", "hurry", "rush", "return", "commute"}
+)
 
 
 class _Place:
@@ -174,6 +178,15 @@ def _infinitive(w: _Place) -> Found:
     marks = nxt.pos not in ("det", "pron", "num") and not (
         nxt.pos == "noun" and nxt.known and "verb" not in nxt.also
     )
+    after = w.after
+    destination = (  # "walks to work", "go to sleep"; not "went to visit the zoo"
+        w.prev == "verb"
+        and w.prev_r is not None
+        and w.prev_r.lemma in GOING_LEMMAS
+        and can_be(nxt, "noun")
+        and (after is None or after.pos not in ("det", "pron", "num"))
+    )
+    marks = marks and not destination
     return w.r.pos, "inf" if marks else ""  # "to swim", "going to rain"; not "to school"
 
 
