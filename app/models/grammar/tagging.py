@@ -255,17 +255,31 @@ def _verb_after_a_subject(w: _Place) -> Found:
     return None
 
 
+def _verb_before_its_object(w: _Place) -> int | None:
+    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), if
+    any: "finished the test | early", "leave the meeting | so early"."""
+    pos, role = w.pos, w.role
+    j = w.i - 1
+    while j >= 0 and pos[j] == "adv" and role[j] == "":
+        j -= 1
+    if j < 0 or pos[j] != "noun":
+        return None
+    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
+        j -= 1
+    return j if j >= 0 and pos[j] == "verb" else None
+
+
 def _adverb_after_a_verb(w: _Place) -> Found:
+    """A word that can be an adverb is one after an ordinary verb ("studied hard") or after its object
+    ("finished the test early")."""
     r, prev_r = w.r, w.prev_r
-    if (
-        r.pos == "adj"
-        and "adv" in r.also
-        and w.prev == "verb"
-        and prev_r is not None
-        and prev_r.lemma not in COPULAR_LEMMAS
-        and not nominal(w.nxt)
-    ):
+    if r.pos != "adj" or "adv" not in r.also or nominal(w.nxt):
+        return None
+    if w.prev == "verb" and prev_r is not None and prev_r.lemma not in COPULAR_LEMMAS:
         return "adv", ""  # "studied hard"
+    verb = _verb_before_its_object(w)
+    if verb is not None and w.reads[verb].lemma not in COPULAR_LEMMAS and w.role[verb] != "aux":
+        return "adv", ""  # "finished the test early"
     return None
 
 
