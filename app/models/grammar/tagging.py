@@ -25,6 +25,9 @@ PRONOUN_DETERMINERS = frozenset(
     {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
      "each", "either", "neither", "another", "mine", "no", "much"}
 )  # fmt: skip
+# Words of quantity that are degree adverbs before an adjective or adverb ("far too loud", "the most popular
+# dish") and adjectives elsewhere ("more salt", "enough money", "how far is it").
+DEGREE_WORDS = frozenset({"far", "more", "most", "less", "least", "enough"})
 SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
 _TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
 _MODALS = _TAKES_A_PLAIN_VERB - {"do"}
@@ -82,6 +85,12 @@ def _how_many(w: _Place) -> Found:
     if w.r.key in ("many", "much") and w.prev_r is not None and w.prev_r.key == "how":
         # "how many eggs do we need": how -> many, eggs -> need; "how much does it cost": much -> cost
         return "adj", "whdet" if nominal(w.nxt) else "wh"
+    return None
+
+
+def _degree_adverb(w: _Place) -> Found:
+    if w.r.key in DEGREE_WORDS and w.nxt is not None and w.nxt.pos in ("adj", "adv"):
+        return "adv", ""  # "far too loud", "the most popular dish"
     return None
 
 
@@ -286,6 +295,7 @@ def _adverb_after_a_verb(w: _Place) -> Found:
 _KNOWN_WORD_RULES = (
     _back_as_adverb,
     _how_many,
+    _degree_adverb,
     _predeterminer,
     _determiner_alone,
     _question_determiner,
