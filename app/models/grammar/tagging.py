@@ -94,6 +94,19 @@ def _degree_adverb(w: _Place) -> Found:
     return None
 
 
+def _only_before_a_verb(w: _Place, k: int) -> bool:
+    """Is word i + k "only", and the word after it a verb ("that only comes out at night")?"""
+    reads, j = w.reads, w.i + k
+    return j + 1 < len(reads) and reads[j].key == "only" and reads[j + 1].pos == "verb"
+
+
+def _only_as_adverb(w: _Place) -> Found:
+    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] == "rel")
+    if subject and _only_before_a_verb(w, 0):
+        return "adv", ""  # between a subject and its verb: "i only had toast"
+    return None
+
+
 def _predeterminer(w: _Place) -> Found:
     if w.r.key in ("all", "both", "half") and w.nxt is not None and w.nxt.pos == "det":
         return "det", ""  # "all our suitcases"
@@ -104,7 +117,7 @@ def _determiner_alone(w: _Place) -> Found:
     """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun,
     after a verb a conjunction."""
     k, nxt, after = w.r.key, w.nxt, w.after
-    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or nominal(nxt):
+    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or (nominal(nxt) and not _only_before_a_verb(w, 1)):
         return None
     if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
         return None
@@ -296,6 +309,7 @@ _KNOWN_WORD_RULES = (
     _back_as_adverb,
     _how_many,
     _degree_adverb,
+    _only_as_adverb,
     _predeterminer,
     _determiner_alone,
     _question_determiner,
