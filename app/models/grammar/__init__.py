@@ -50,7 +50,8 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   the object ("what did you eat": what -> eat);
 * coordination (and, or, but): the conjunction -> both conjuncts (the heads of the two phrases, or the two
   verbs); the second conjunct takes the first one's partners (in "my brother and my sister live",
-  sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they);
+  sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they), and a second
+  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy);
 * relative clause: the relative pronoun -> the noun it stands for and is the clause's subject (<-> its verb)
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
   who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);
@@ -88,7 +89,7 @@ def parse(
     for clause in clauses:
         resolve(clause, pos, role, pairs)
     link_clauses(clauses, pairs)
-    share(coordinations, pairs)
+    share(coordinations, role, pairs)
     n = len(words)  # sorted as the numbers a·n + b, which order as the pairs (a, b) do and sort faster
     codes = sorted({a * n + b for a, b in pairs if a != b})
     main = next((c for c in clauses if c.verb is not None), clauses[0])

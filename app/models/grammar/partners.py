@@ -211,13 +211,17 @@ def link_clauses(clauses: list[Clause], pairs: Pairs) -> None:
                     pairs.add((c.opener, verb))
 
 
-def share(coordinations: list[tuple[int, Unit | None, Unit]], pairs: Pairs) -> None:
-    """The conjunction points at both conjuncts; the second takes the first one's partners."""
+def share(coordinations: list[tuple[int, Unit | None, Unit]], role: list[str], pairs: Pairs) -> None:
+    """The conjunction points at both conjuncts; the second takes the first one's partners, and a second verb
+    with no auxiliary of its own the first one's ("we should clean the house and buy flowers": should ->
+    buy)."""
     for conj, left, right in coordinations:
         pairs.add((conj, right.head))
         if left is None:
             continue
         pairs.add((conj, left.head))
+        if left.kind == right.kind == "vg" and right.start == right.head:
+            pairs.update((t, right.head) for t in range(left.start, left.head) if role[t] == "aux")
         if right.kind == "np" and right.prep is not None:
             continue  # "in the morning and in the evening": the second has its own preposition
         for a, b in [pair for pair in pairs if pair[0] == left.head and pair[1] != conj]:
