@@ -56,7 +56,8 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
   who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);
 * subordinate and complement clauses: the conjunction -> its own clause's verb and the verb of the clause it
-  depends on ("... finish ... because the lesson was long": because -> was, because -> finish); the
+  depends on, the nearer before it when that clause has two ("... finish ... because the lesson was long":
+  because -> was, because -> finish; "remember to charge it before we left": before -> charge); the
   clause's own subject and verb point at each other; a complement clause with no "that" -> its verb points
   at the main verb ("i think the movie was boring": was -> think).
 

@@ -12,7 +12,7 @@ from app.models.grammar.chunks import Unit
 
 
 class Clause:
-    __slots__ = ("kind", "opener", "parent", "antecedent", "left", "units", "subject", "verb")
+    __slots__ = ("kind", "opener", "parent", "antecedent", "left", "units", "subject", "verb", "verbs")
 
     def __init__(
         self,
@@ -30,6 +30,7 @@ class Clause:
         self.units: list[Unit] = []
         self.subject: int | None = None
         self.verb: int | None = None
+        self.verbs: list[int] = []  # the heads of its verb groups, but an auxiliary merged into a later one
 
     def has_verb(self) -> bool:
         return any(u.kind == "vg" for u in self.units)

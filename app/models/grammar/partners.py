@@ -177,6 +177,7 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs) -> No
         pairs.update((t, g.head) for t in range(g.start, g.head))
     subject = inverted.head if inverted is not None else _subject(clause, main, pos, role)
     clause.subject, clause.verb = subject, verb
+    clause.verbs = [g.head for g in groups]
     if subject is not None and verb is not None:
         pairs.update({(subject, verb), (verb, subject)})
     _relative_pronoun(clause, subject, verb, pairs)
@@ -198,6 +199,11 @@ def link_clauses(clauses: list[Clause], pairs: Pairs) -> None:
     (with no conjunction, its verb -> that verb); a coordinating conjunction -> the verbs of both clauses."""
     for c in clauses:
         parent_verb = c.parent.verb if c.parent is not None else None
+        if c.parent is not None and c.kind in ("sub", "comp"):
+            start = c.opener if c.opener is not None else c.units[0].start if c.units else None
+            before = [v for v in c.parent.verbs if start is not None and v < start]
+            if before:  # after two verbs, the nearer: "remember to charge the phone before we left"
+                parent_verb = before[-1]
         if c.kind in ("sub", "comp") and c.verb is not None:
             if c.opener is not None:
                 pairs.add((c.opener, c.verb))
