@@ -237,7 +237,9 @@ def _verb_by_its_place(w: _Place) -> Found:
     r, nxt, prev_r, i = w.r, w.nxt, w.prev_r, w.i
     if r.pos == "verb" or "verb" not in r.also:
         return None
-    governed = (w.governor == "aux" and w.governor_lemma in _TAKES_A_PLAIN_VERB) or w.governor == "inf"
+    governed = (
+        w.governor == "aux" and w.governor_lemma in _TAKES_A_PLAIN_VERB and not _subject_of_a_question(w)
+    ) or w.governor == "inf"
     order = i == 0 and nxt is not None and nxt.pos in ("det", "pron")
     second_order = (  # "open a terminal and type this command"
         i > 0 and w.role[i - 1] == "coord" and w.pos[0] == "verb" and nxt is not None and nxt.pos == "det"
@@ -256,7 +258,20 @@ def _verb_of_a_question(w: _Place) -> Found:
     return None
 
 
+def _subject_of_a_question(w: _Place) -> bool:
+    """In a question that opens with do or a modal, is word i (right after it) the subject, a noun or the
+    start of a noun phrase before the verb ("can passengers stand", "can pure water conduct electricity")?"""
+    nxt, after = w.nxt, w.after
+    if not (w.asked and w.governor == "aux" and w.governor_lemma in _TAKES_A_PLAIN_VERB) or nxt is None:
+        return False
+    if nxt.pos == "verb" and nxt.lemma not in AUXILIARY_LEMMAS:
+        return w.r.pos != "adv"
+    return nxt.pos == "noun" and after is not None and can_be(after, "verb") and w.r.pos in ("noun", "adj")
+
+
 def _verb_of_a_modal(w: _Place) -> Found:
+    if _subject_of_a_question(w):
+        return None
     if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in _MODALS and w.prev != "det":
         return "verb", ""  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
     return None
@@ -370,6 +385,8 @@ def _guess_from_neighbours(w: _Place) -> str:
     predicative = governor == "aux" and w.governor_lemma == "be" and r.ending in ("", "ly") and prev != "det"
     if predicative and (nxt is None or nxt.pos not in ("noun", "adj", "verb")):
         return "adj"  # "the bread was crumbly", "the soup is glorpish"
+    if _subject_of_a_question(w):
+        return "adj" if nxt is not None and nxt.pos == "noun" else "noun"  # "can pure water conduct"
     if governor in ("aux", "inf") and r.pos != "adv":
         return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
     if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb:
