@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 
-from app.models.grammar.tagging import AUXILIARY_LEMMAS, DEGREE_WORDS
+from app.models.grammar.place import AUXILIARY_LEMMAS, DEGREE_WORDS
 from app.models.lexicon import LEXICON
 from app.models.lexicon_entries import Entry
 

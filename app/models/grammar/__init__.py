@@ -1,8 +1,9 @@
 """Figure 1's English rule parser: every word's part of speech in its sentence and its grammatical partner(s).
 
 ``parse`` is the one way in; app/models/relations.py reads the grammar relation from it. The steps below live
-in one module each: reading.py (what a spelling says alone), tagging.py (step 1), chunks.py (step 2),
-clauses.py (step 3) and partners.py (the partners, construction by construction).
+in one module each: reading.py (what a spelling says alone), tagging.py (step 1, with place.py: the word
+classes it names and its view of one word), chunks.py (step 2), clauses.py (step 3) and partners.py (the
+partners, construction by construction).
 
 How the grammar relation is read
 --------------------------------
