@@ -46,9 +46,20 @@ def _how_many(w: Place) -> Found:
 
 
 def _degree_adverb(w: Place) -> Found:
-    if w.r.key in DEGREE_WORDS and w.nxt is not None and w.nxt.pos in ("adj", "adv"):
+    nxt, after = w.nxt, w.after
+    if w.r.key in DEGREE_WORDS and nxt is not None and nxt.pos in ("adj", "adv"):
         return "adv", ""  # "far too loud", "the most popular dish"
-    return None
+    predicate = (  # "the current is this strong": after a subject's copula, an adjective with no noun
+        w.r.key in ("this", "that")
+        and w.prev_r is not None
+        and w.prev_r.lemma == "be"
+        and w.i >= 2
+        and w.pos[w.i - 2] in ("noun", "pron")
+        and nxt is not None
+        and nxt.pos == "adj"
+        and not nominal(after)
+    )
+    return ("adv", "") if predicate else None
 
 
 def _only_before_a_verb(w: Place, k: int) -> bool:
