@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 
-from app.models.grammar.tagging import AUXILIARY_LEMMAS
+from app.models.grammar.place import AUXILIARY_LEMMAS, DEGREE_WORDS
 from app.models.lexicon import LEXICON
 from app.models.lexicon_entries import Entry
 
@@ -98,6 +98,8 @@ def pools(novel: bool) -> Pools:
     for e in sorted(LEXICON.values(), key=lambda e: e.word):
         if e.pos not in ("noun", "adj", "verb") or e.lemma in AUXILIARY_LEMMAS or not side(e):
             continue
+        if e.word in DEGREE_WORDS:
+            continue  # far, more, enough, ...: words of quantity, not adjectives to describe a noun with
         field = e.fields[0] if len(e.fields) == 1 else ""
         if e.ambiguous:
             key = e.pos if e.pos != "verb" else f"verb:{_form(e)}"

@@ -29,6 +29,7 @@ from training.relation_words import (
     SUBJECT_PRONOUNS,
     SUBORDINATORS,
     Pools,
+    held_out,
 )
 
 
@@ -201,7 +202,10 @@ class Writer:
             ]
         elif aux < 0.35:  # the progressive: "was sleeping"
             plain = self.verb("plain", transitive)
-            words += [be[(number, tense)], *(["not"] if negate else []), _ing(plain)]
+            if _ing_crosses_the_split(plain):  # "greeting" is a listed noun, held out where greet is not
+                words += ["will" if tense == "present" else "would", *(["not"] if negate else []), plain]
+            else:
+                words += [be[(number, tense)], *(["not"] if negate else []), _ing(plain)]
         elif aux < 0.45:  # the perfect: "has eaten"
             words += ["has" if number == "sg" else "have", self.verb("past", transitive)]
         elif aux < 0.52:  # an infinitive: "wanted to swim"
@@ -270,6 +274,17 @@ class Writer:
             elif more < 0.38:
                 words = [rng.choice(SUBORDINATORS), *self.clause(), *words]
         return words
+
+
+@functools.cache
+def _ing_crosses_the_split(plain: str) -> bool:
+    """Is the -ing form of ``plain`` a listed word of another dictionary form that is held out where the verb
+    is not, or the other way round ("greeting", a noun)? Then "was greeting" would carry a word of the other
+    side of the split into the sentence."""
+    ing, verb = LEXICON.get(_ing(plain)), LEXICON.get(plain)
+    if ing is None or verb is None or ing.lemma == verb.lemma:
+        return False
+    return held_out(ing.lemma) != held_out(verb.lemma)
 
 
 def _ing(plain: str) -> str:

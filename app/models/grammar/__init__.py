@@ -1,8 +1,9 @@
 """Figure 1's English rule parser: every word's part of speech in its sentence and its grammatical partner(s).
 
 ``parse`` is the one way in; app/models/relations.py reads the grammar relation from it. The steps below live
-in one module each: reading.py (what a spelling says alone), tagging.py (step 1), chunks.py (step 2),
-clauses.py (step 3) and partners.py (the partners, construction by construction).
+in one module each: reading.py (what a spelling says alone), tagging.py (step 1, with place.py: the word
+classes it names and its view of one word), chunks.py (step 2), clauses.py (step 3) and partners.py (the
+partners, construction by construction).
 
 How the grammar relation is read
 --------------------------------
@@ -50,12 +51,14 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   the object ("what did you eat": what -> eat);
 * coordination (and, or, but): the conjunction -> both conjuncts (the heads of the two phrases, or the two
   verbs); the second conjunct takes the first one's partners (in "my brother and my sister live",
-  sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they);
+  sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they), and a second
+  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy);
 * relative clause: the relative pronoun -> the noun it stands for and is the clause's subject (<-> its verb)
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
   who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);
 * subordinate and complement clauses: the conjunction -> its own clause's verb and the verb of the clause it
-  depends on ("... finish ... because the lesson was long": because -> was, because -> finish); the
+  depends on, the nearer before it when that clause has two ("... finish ... because the lesson was long":
+  because -> was, because -> finish; "remember to charge it before we left": before -> charge); the
   clause's own subject and verb point at each other; a complement clause with no "that" -> its verb points
   at the main verb ("i think the movie was boring": was -> think).
 
@@ -88,7 +91,7 @@ def parse(
     for clause in clauses:
         resolve(clause, pos, role, pairs)
     link_clauses(clauses, pairs)
-    share(coordinations, pairs)
+    share(coordinations, role, pairs)
     n = len(words)  # sorted as the numbers a·n + b, which order as the pairs (a, b) do and sort faster
     codes = sorted({a * n + b for a, b in pairs if a != b})
     main = next((c for c in clauses if c.verb is not None), clauses[0])

@@ -7,8 +7,8 @@ verb; every other word a chunk of its own, by its role or part of speech.
 
 from __future__ import annotations
 
+from app.models.grammar.place import CLAUSE_PREPOSITIONS
 from app.models.grammar.reading import Reading
-from app.models.grammar.tagging import CLAUSE_PREPOSITIONS
 
 # Verbs whose particle comes before their object ("turn off the oven": off -> turn, oven -> turn), by
 # lemma. After any other verb a preposition before a noun phrase heads that phrase ("sat on the bank").

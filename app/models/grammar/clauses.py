@@ -12,7 +12,7 @@ from app.models.grammar.chunks import Unit
 
 
 class Clause:
-    __slots__ = ("kind", "opener", "parent", "antecedent", "left", "units", "subject", "verb")
+    __slots__ = ("kind", "opener", "parent", "antecedent", "left", "units", "subject", "verb", "verbs")
 
     def __init__(
         self,
@@ -30,6 +30,7 @@ class Clause:
         self.units: list[Unit] = []
         self.subject: int | None = None
         self.verb: int | None = None
+        self.verbs: list[int] = []  # the heads of its verb groups, but an auxiliary merged into a later one
 
     def has_verb(self) -> bool:
         return any(u.kind == "vg" for u in self.units)
@@ -96,6 +97,8 @@ def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Un
                 if trailing is not None and not any(x.bare for x in parent.units):
                     cur.units.pop()  # "if it rains tomorrow | we will stay": we is the main clause's
                     parent.units.append(trailing)
+                elif cur.kind == "rel":
+                    parent.units.extend(_adverbs_after_the_last_phrase(cur))
                 cur = parent
             elif trailing is not None:
                 cur.units.pop()  # "i think | the movie was boring": a complement clause with no "that"
@@ -104,6 +107,20 @@ def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Un
                 cur.units.append(trailing)
         cur.units.append(u)
     return clauses
+
+
+def _adverbs_after_the_last_phrase(clause: Clause) -> list[Unit]:
+    """The adverbs after a relative clause's last noun phrase, taken off the clause: they go with the verb
+    that ends it ("the pupil who sits near the door | always finishes")."""
+    units = clause.units
+    k = len(units)
+    while k and units[k - 1].kind == "adv":
+        k -= 1
+    if k == len(units) or not k or units[k - 1].kind != "np":
+        return []
+    moved = units[k:]
+    del units[k:]
+    return moved
 
 
 def _after_a_verb(clause: Clause, unit: Unit) -> bool:

@@ -177,6 +177,7 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs) -> No
         pairs.update((t, g.head) for t in range(g.start, g.head))
     subject = inverted.head if inverted is not None else _subject(clause, main, pos, role)
     clause.subject, clause.verb = subject, verb
+    clause.verbs = [g.head for g in groups]
     if subject is not None and verb is not None:
         pairs.update({(subject, verb), (verb, subject)})
     _relative_pronoun(clause, subject, verb, pairs)
@@ -198,6 +199,11 @@ def link_clauses(clauses: list[Clause], pairs: Pairs) -> None:
     (with no conjunction, its verb -> that verb); a coordinating conjunction -> the verbs of both clauses."""
     for c in clauses:
         parent_verb = c.parent.verb if c.parent is not None else None
+        if c.parent is not None and c.kind in ("sub", "comp"):
+            start = c.opener if c.opener is not None else c.units[0].start if c.units else None
+            before = [v for v in c.parent.verbs if start is not None and v < start]
+            if before:  # after two verbs, the nearer: "remember to charge the phone before we left"
+                parent_verb = before[-1]
         if c.kind in ("sub", "comp") and c.verb is not None:
             if c.opener is not None:
                 pairs.add((c.opener, c.verb))
@@ -211,13 +217,17 @@ def link_clauses(clauses: list[Clause], pairs: Pairs) -> None:
                     pairs.add((c.opener, verb))
 
 
-def share(coordinations: list[tuple[int, Unit | None, Unit]], pairs: Pairs) -> None:
-    """The conjunction points at both conjuncts; the second takes the first one's partners."""
+def share(coordinations: list[tuple[int, Unit | None, Unit]], role: list[str], pairs: Pairs) -> None:
+    """The conjunction points at both conjuncts; the second takes the first one's partners, and a second verb
+    with no auxiliary of its own the first one's ("we should clean the house and buy flowers": should ->
+    buy)."""
     for conj, left, right in coordinations:
         pairs.add((conj, right.head))
         if left is None:
             continue
         pairs.add((conj, left.head))
+        if left.kind == right.kind == "vg" and right.start == right.head:
+            pairs.update((t, right.head) for t in range(left.start, left.head) if role[t] == "aux")
         if right.kind == "np" and right.prep is not None:
             continue  # "in the morning and in the evening": the second has its own preposition
         for a, b in [pair for pair in pairs if pair[0] == left.head and pair[1] != conj]:

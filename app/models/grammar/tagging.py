@@ -7,59 +7,23 @@ construction (the conventions are in the package docstring, app/models/grammar/_
 
 from __future__ import annotations
 
+from app.models.grammar.place import (
+    AUXILIARY_LEMMAS,
+    CLAUSE_PREPOSITIONS,
+    COORDINATORS,
+    COPULAR_LEMMAS,
+    DEGREE_WORDS,
+    GOING_LEMMAS,
+    MODALS,
+    PRONOUN_DETERMINERS,
+    RELATIVE_PRONOUNS,
+    SUBJECT_PRONOUNS,
+    TAKES_A_PLAIN_VERB,
+    WH_ADVERBS,
+    Place,
+)
 from app.models.grammar.reading import Reading, can_be, nominal, read
 from app.models.lexicon import LEXICON
-
-AUXILIARY_LEMMAS = frozenset({"be", "have", "do", "will", "can", "shall", "may", "must"})
-# Verbs after which an adjective describes the subject ("tasted salty"); after any other verb a word that can
-# be an adverb is one ("studied hard").
-COPULAR_LEMMAS = frozenset(
-    {"be", "become", "seem", "look", "feel", "taste", "smell", "sound", "appear", "remain", "stay", "get",
-     "grow", "turn", "fall", "go", "keep"}
-)  # fmt: skip
-COORDINATORS = frozenset({"and", "or", "but", "nor"})
-CLAUSE_PREPOSITIONS = frozenset({"after", "before", "until", "since"})
-WH_ADVERBS = frozenset({"where", "when", "why", "how"})
-RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
-PRONOUN_DETERMINERS = frozenset(
-    {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
-     "each", "either", "neither", "another", "mine", "no", "much"}
-)  # fmt: skip
-SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
-_TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
-_MODALS = _TAKES_A_PLAIN_VERB - {"do"}
-
-
-class _Place:
-    """Word i as the tagger meets it, left to right: its reading, its neighbours', and the tags so far."""
-
-    __slots__ = (
-        "reads", "pos", "role", "i", "r", "prev", "prev_r", "nxt", "after", "governor", "governor_lemma",
-        "inside_phrase", "has_verb", "asked",
-    )  # fmt: skip
-
-    def __init__(
-        self, reads: list[Reading], pos: list[str], role: list[str], i: int, has_verb: bool, asked: bool
-    ) -> None:
-        n = len(reads)
-        self.reads, self.pos, self.role, self.i = reads, pos, role, i  # pos, role: settled before word i
-        self.r = reads[i]
-        self.prev = prev = pos[i - 1] if i else ""  # the part of speech of the word before
-        self.prev_r = reads[i - 1] if i else None
-        self.nxt = reads[i + 1] if i + 1 < n else None
-        self.after = reads[i + 2] if i + 2 < n else None  # the word after the next
-        # The word before, skipping adverbs: does an auxiliary, "to", or a determiner govern this one?
-        j = i - 1
-        while j >= 0 and pos[j] == "adv" and role[j] == "":
-            j -= 1
-        self.governor = role[j] if j >= 0 else ""  # its role ("aux", "inf", ...)
-        self.governor_lemma = reads[j].lemma if j >= 0 else ""
-        self.inside_phrase = prev in ("det", "num") or (
-            prev == "adj" and i >= 2 and pos[i - 2] in ("det", "adj", "num", "adv", "prep")
-        )  # after a determiner or number, or an adjective that follows one
-        self.has_verb = has_verb  # a verb since the clause's last boundary
-        self.asked = asked  # the sentence opened with do or a modal ("did the dog ...") and awaits its verb
-
 
 # ---------------------------------------------------------------------------------------------------------
 # A known word: the first rule that applies gives its (part of speech, role); none keeps the lexicon's.
@@ -68,30 +32,60 @@ class _Place:
 Found = tuple[str, str] | None
 
 
-def _back_as_adverb(w: _Place) -> Found:
+def _back_as_adverb(w: Place) -> Found:
     if w.r.key == "back" and w.prev in ("noun", "pron") and w.nxt is not None and w.nxt.pos == "prep":
         return "adv", ""  # "sew this button back onto my coat"
     return None
 
 
-def _how_many(w: _Place) -> Found:
+def _how_many(w: Place) -> Found:
     if w.r.key in ("many", "much") and w.prev_r is not None and w.prev_r.key == "how":
         # "how many eggs do we need": how -> many, eggs -> need; "how much does it cost": much -> cost
         return "adj", "whdet" if nominal(w.nxt) else "wh"
     return None
 
 
-def _predeterminer(w: _Place) -> Found:
+def _degree_adverb(w: Place) -> Found:
+    nxt, after = w.nxt, w.after
+    if w.r.key in DEGREE_WORDS and nxt is not None and nxt.pos in ("adj", "adv"):
+        return "adv", ""  # "far too loud", "the most popular dish"
+    predicate = (  # "the current is this strong": after a subject's copula, an adjective with no noun
+        w.r.key in ("this", "that")
+        and w.prev_r is not None
+        and w.prev_r.lemma == "be"
+        and w.i >= 2
+        and w.pos[w.i - 2] in ("noun", "pron")
+        and nxt is not None
+        and nxt.pos == "adj"
+        and not nominal(after)
+    )
+    return ("adv", "") if predicate else None
+
+
+def _only_before_a_verb(w: Place, k: int) -> bool:
+    """Is word i + k "only", and the word after it a verb ("that only comes out at night")?"""
+    reads, j = w.reads, w.i + k
+    return j + 1 < len(reads) and reads[j].key == "only" and reads[j + 1].pos == "verb"
+
+
+def _only_as_adverb(w: Place) -> Found:
+    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] == "rel")
+    if subject and _only_before_a_verb(w, 0):
+        return "adv", ""  # between a subject and its verb: "i only had toast"
+    return None
+
+
+def _predeterminer(w: Place) -> Found:
     if w.r.key in ("all", "both", "half") and w.nxt is not None and w.nxt.pos == "det":
         return "det", ""  # "all our suitcases"
     return None
 
 
-def _determiner_alone(w: _Place) -> Found:
+def _determiner_alone(w: Place) -> Found:
     """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun,
     after a verb a conjunction."""
     k, nxt, after = w.r.key, w.nxt, w.after
-    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or nominal(nxt):
+    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or (nominal(nxt) and not _only_before_a_verb(w, 1)):
         return None
     if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
         return None
@@ -101,7 +95,7 @@ def _determiner_alone(w: _Place) -> Found:
     return "pron", rl
 
 
-def _question_determiner(w: _Place) -> Found:
+def _question_determiner(w: Place) -> Found:
     nxt, after = w.nxt, w.after
     if w.r.key not in ("which", "what") or nxt is None or nxt.pos == "num":
         return None
@@ -118,17 +112,17 @@ def _question_determiner(w: _Place) -> Found:
     return "det", "whdet" if opens else ""  # opens a question: "which song did the band perform"
 
 
-def _relative_pronoun(w: _Place) -> Found:
+def _relative_pronoun(w: Place) -> Found:
     if w.r.key in RELATIVE_PRONOUNS:
         return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"
     return None
 
 
-def _what(w: _Place) -> Found:
+def _what(w: Place) -> Found:
     return (w.r.pos, "wh") if w.r.key == "what" else None
 
 
-def _wh_adverb(w: _Place) -> Found:
+def _wh_adverb(w: Place) -> Found:
     k, nxt = w.r.key, w.nxt
     if k not in WH_ADVERBS:
         return None
@@ -144,7 +138,7 @@ def _wh_adverb(w: _Place) -> Found:
     return w.r.pos, rl
 
 
-def _clause_preposition(w: _Place) -> Found:
+def _clause_preposition(w: Place) -> Found:
     nxt, after = w.nxt, w.after
     if (
         w.r.key in CLAUSE_PREPOSITIONS
@@ -156,7 +150,7 @@ def _clause_preposition(w: _Place) -> Found:
     return None
 
 
-def _conjunction(w: _Place) -> Found:
+def _conjunction(w: Place) -> Found:
     if w.r.pos != "conj":
         return None
     k, nxt = w.r.key, w.nxt
@@ -165,7 +159,7 @@ def _conjunction(w: _Place) -> Found:
     return "conj", "coord" if k in COORDINATORS or k == "so" else "sub"
 
 
-def _infinitive(w: _Place) -> Found:
+def _infinitive(w: Place) -> Found:
     nxt = w.nxt
     if not (
         w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or (not nxt.known and not nxt.proper))
@@ -174,35 +168,46 @@ def _infinitive(w: _Place) -> Found:
     marks = nxt.pos not in ("det", "pron", "num") and not (
         nxt.pos == "noun" and nxt.known and "verb" not in nxt.also
     )
+    after = w.after
+    destination = (  # "walks to work", "go to sleep"; not "went to visit the zoo"
+        w.prev == "verb"
+        and w.prev_r is not None
+        and w.prev_r.lemma in GOING_LEMMAS
+        and can_be(nxt, "noun")
+        and (after is None or after.pos not in ("det", "pron", "num"))
+    )
+    marks = marks and not destination
     return w.r.pos, "inf" if marks else ""  # "to swim", "going to rain"; not "to school"
 
 
-def _verb_in_a_phrase(w: _Place) -> Found:
+def _verb_in_a_phrase(w: Place) -> Found:
     r, nxt = w.r, w.nxt
     if r.pos == "verb" and w.inside_phrase and r.lemma not in AUXILIARY_LEMMAS:  # "in the park"
         return ("adj" if (r.tense == "past" and nominal(nxt) and nxt.pos != "adj") else "noun"), ""
     return None
 
 
-def _verb_after_a_preposition(w: _Place) -> Found:
+def _verb_after_a_preposition(w: Place) -> Found:
     if w.r.pos == "verb" and w.prev == "prep" and w.role[w.i - 1] != "inf" and "noun" in w.r.also:
         return "noun", ""  # "after work"
     return None
 
 
-def _adjective_in_a_phrase(w: _Place) -> Found:
+def _adjective_in_a_phrase(w: Place) -> Found:
     if w.r.pos in ("adv", "noun") and "adj" in w.r.also and w.inside_phrase and nominal(w.nxt):
         return "adj", ""  # "a fast car"
     return None
 
 
-def _verb_by_its_place(w: _Place) -> Found:
+def _verb_by_its_place(w: Place) -> Found:
     """A word that can be a verb is one after a modal or "to", at the start of an order, after "please" or
     after a subject pronoun whose clause has no verb yet: "will rain", "open the door", "they clean"."""
     r, nxt, prev_r, i = w.r, w.nxt, w.prev_r, w.i
     if r.pos == "verb" or "verb" not in r.also:
         return None
-    governed = (w.governor == "aux" and w.governor_lemma in _TAKES_A_PLAIN_VERB) or w.governor == "inf"
+    governed = (
+        w.governor == "aux" and w.governor_lemma in TAKES_A_PLAIN_VERB and not _subject_of_a_question(w)
+    ) or w.governor == "inf"
     order = i == 0 and nxt is not None and nxt.pos in ("det", "pron")
     second_order = (  # "open a terminal and type this command"
         i > 0 and w.role[i - 1] == "coord" and w.pos[0] == "verb" and nxt is not None and nxt.pos == "det"
@@ -214,20 +219,33 @@ def _verb_by_its_place(w: _Place) -> Found:
     return None
 
 
-def _verb_of_a_question(w: _Place) -> Found:
+def _verb_of_a_question(w: Place) -> Found:
     r = w.r
     if r.pos in ("noun", "adj") and "verb" in r.also and w.asked and w.prev == "noun" and not nominal(w.nxt):
         return "verb", ""  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
     return None
 
 
-def _verb_of_a_modal(w: _Place) -> Found:
-    if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in _MODALS and w.prev != "det":
+def _subject_of_a_question(w: Place) -> bool:
+    """In a question that opens with do or a modal, is word i (right after it) the subject, a noun or the
+    start of a noun phrase before the verb ("can passengers stand", "can pure water conduct electricity")?"""
+    nxt, after = w.nxt, w.after
+    if not (w.asked and w.governor == "aux" and w.governor_lemma in TAKES_A_PLAIN_VERB) or nxt is None:
+        return False
+    if nxt.pos == "verb" and nxt.lemma not in AUXILIARY_LEMMAS:
+        return w.r.pos != "adv"
+    return nxt.pos == "noun" and after is not None and can_be(after, "verb") and w.r.pos in ("noun", "adj")
+
+
+def _verb_of_a_modal(w: Place) -> Found:
+    if _subject_of_a_question(w):
+        return None
+    if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in MODALS and w.prev != "det":
         return "verb", ""  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
     return None
 
 
-def _verb_after_a_subject(w: _Place) -> Found:
+def _verb_after_a_subject(w: Place) -> Found:
     r, nxt = w.r, w.nxt
     past_before_object = r.key.endswith("ed") and nxt is not None and nxt.pos in ("det", "pron")
     if (
@@ -242,23 +260,39 @@ def _verb_after_a_subject(w: _Place) -> Found:
     return None
 
 
-def _adverb_after_a_verb(w: _Place) -> Found:
+def _verb_before_its_object(w: Place) -> int | None:
+    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), if
+    any: "finished the test | early", "leave the meeting | so early"."""
+    pos, role = w.pos, w.role
+    j = w.i - 1
+    while j >= 0 and pos[j] == "adv" and role[j] == "":
+        j -= 1
+    if j < 0 or pos[j] != "noun":
+        return None
+    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
+        j -= 1
+    return j if j >= 0 and pos[j] == "verb" else None
+
+
+def _adverb_after_a_verb(w: Place) -> Found:
+    """A word that can be an adverb is one after an ordinary verb ("studied hard") or after its object
+    ("finished the test early")."""
     r, prev_r = w.r, w.prev_r
-    if (
-        r.pos == "adj"
-        and "adv" in r.also
-        and w.prev == "verb"
-        and prev_r is not None
-        and prev_r.lemma not in COPULAR_LEMMAS
-        and not nominal(w.nxt)
-    ):
+    if r.pos != "adj" or "adv" not in r.also or nominal(w.nxt):
+        return None
+    if w.prev == "verb" and prev_r is not None and prev_r.lemma not in COPULAR_LEMMAS:
         return "adv", ""  # "studied hard"
+    verb = _verb_before_its_object(w)
+    if verb is not None and w.reads[verb].lemma not in COPULAR_LEMMAS and w.role[verb] != "aux":
+        return "adv", ""  # "finished the test early"
     return None
 
 
 _KNOWN_WORD_RULES = (
     _back_as_adverb,
     _how_many,
+    _degree_adverb,
+    _only_as_adverb,
     _predeterminer,
     _determiner_alone,
     _question_determiner,
@@ -279,7 +313,7 @@ _KNOWN_WORD_RULES = (
 )
 
 
-def _tag_known(w: _Place) -> tuple[str, str]:
+def _tag_known(w: Place) -> tuple[str, str]:
     """A listed word's part of speech and role: the first rule that applies, or the lexicon's part of speech;
     a verb that is an auxiliary or modal by its lemma and has no other role gets the role "aux"."""
     p, rl = w.r.pos, ""
@@ -293,7 +327,7 @@ def _tag_known(w: _Place) -> tuple[str, str]:
     return p, rl
 
 
-def _guess_from_neighbours(w: _Place) -> str:
+def _guess_from_neighbours(w: Place) -> str:
     """The part of speech of an unknown word, from its ending and its neighbours."""
     r, prev, prev_r, nxt, after, governor = w.r, w.prev, w.prev_r, w.nxt, w.after, w.governor
     if r.proper and w.i > 0:
@@ -319,6 +353,8 @@ def _guess_from_neighbours(w: _Place) -> str:
     predicative = governor == "aux" and w.governor_lemma == "be" and r.ending in ("", "ly") and prev != "det"
     if predicative and (nxt is None or nxt.pos not in ("noun", "adj", "verb")):
         return "adj"  # "the bread was crumbly", "the soup is glorpish"
+    if _subject_of_a_question(w):
+        return "adj" if nxt is not None and nxt.pos == "noun" else "noun"  # "can pure water conduct"
     if governor in ("aux", "inf") and r.pos != "adv":
         return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
     if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb:
@@ -347,7 +383,7 @@ def _opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: in
     return opened and pos[q + 1] == "det"
 
 
-def _settle(w: _Place, p: str) -> str:
+def _settle(w: Place, p: str) -> str:
     """The last word on a known or unknown word's part of speech ``p``: a verb where a clause needs one."""
     prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
     if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
@@ -396,13 +432,13 @@ def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
     verb_since_boundary = False
     asked = False  # the sentence opened with do or a modal ("did the dog ...") and awaits its main verb
     for i, r in enumerate(reads):
-        w = _Place(reads, pos, role, i, verb_since_boundary, asked)
+        w = Place(reads, pos, role, i, verb_since_boundary, asked)
         p, rl = _tag_known(w) if r.known else (_guess_from_neighbours(w), "")
         p = _settle(w, p)
         pos[i], role[i] = p, rl
         opened = max((x + 1 for x in range(i) if role[x] == "coord"), default=0)  # the clause's first word
         asked = asked or (
-            rl == "aux" and r.lemma in _TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
+            rl == "aux" and r.lemma in TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
         )
         asked = asked and not (p == "verb" and rl != "aux")
         if p == "verb":
