@@ -36,20 +36,28 @@ SENTENCES = [
 ]
 HELDOUT_SAMPLE = 150
 GOAL = 0.95  # exact match aimed at on the sets held out by construction
-# Exact match on held-out pairs of the training grammar: the goal, 98% (98.2% after 11,000 steps).
+# Exact match on held-out pairs of the training grammar: the goal, 98% (98.4% after 12,000 steps).
 IN_GRAMMAR_FLOOR = 0.98
 # A construction's set, where it falls short of GOAL: its exact match as measured (none since the network
 # writes "ne" in full and spelling elides it: negation's misses were elisions, "n' peint", "ne attrapent").
 CONSTRUCTION_FLOORS: dict[str, float] = {}
 # A construction's set, where its alignment falls short of 95% at the best layer of the held-out pairs: as
-# measured. The question set was at 96.5% a training before; in this one the step that writes "que" of
-# "est-ce que" reads the subject after it, not the word that opens the question (176 of 329 misses in 300).
-ALIGNMENT_FLOORS: dict[str, float] = {"question": 0.902}
+# measured. The question set was at 96.5% two trainings before; since, the step that writes "que" of
+# "est-ce que" often reads the subject after it, not the word that opens the question (90.2%, then 94.5%).
+ALIGNMENT_FLOORS: dict[str, float] = {"question": 0.945}
 # Everyday sentences a set the grammar grew on shares with the training pairs: the grammar came to write them
-# after they were scored (the first set's "where are my shoes"). A blind set shares none.
-WRITTEN_BY_THE_GRAMMAR = {"where are my shoes"}
+# after they were scored (the first set's "where are my shoes", the fifth's "where do you live"). A blind set
+# shares none.
+WRITTEN_BY_THE_GRAMMAR = {"where are my shoes", "where do you live"}
 # The everyday sentences (training.evaluation.EVERYDAY_SETS): right, and refused at most, as measured.
-EVERYDAY_FLOORS = {"first": (40, 0), "second": (35, 0), "third": (28, 0), "fourth": (32, 1), "fifth": (23, 8)}
+EVERYDAY_FLOORS = {
+    "first": (39, 0),  # 40 a training before: now "nous mangeons nous mangeons au poisson ce soir"
+    "second": (36, 0),
+    "third": (30, 0),
+    "fourth": (32, 1),
+    "fifth": (27, 4),
+    "sixth": (23, 6),
+}
 
 
 MODEL = "translator"  # what the `model` fixture (tests/models/conftest.py) hands these tests
@@ -203,7 +211,7 @@ def test_held_out_figures_meet_the_goals(model: TranslatorModel) -> None:
 @pytest.mark.parametrize("chosen", EVERYDAY_SETS, ids=lambda s: s.name)
 def test_the_everyday_sentences_are_written_for_the_test(chosen: EverydaySet) -> None:
     """40 sentences of 3 to 15 words (fewer in a set that lost those an earlier set holds: 39 in the second
-    and fourth, 36 in the fifth), each with a
+    and fourth, 36 in the fifth and the sixth), each with a
     reference, none made by the grammar (but WRITTEN_BY_THE_GRAMMAR), none in another set; only the last set
     written is still blind."""
     sentences = everyday_sentences(chosen.path)

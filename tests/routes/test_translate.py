@@ -251,11 +251,11 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
 
 
 def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
-    """The French stops after the verb ("est-ce que vos enfants aiment"), and the answer names the word it
-    left out; every position it names is a noun, verb, adjective or number of the source."""
-    body = client.post("/api/translate", json={"sentence": "do your children like winter"}).json()
-    assert body["target"][-1] == "aiment"
-    assert [body["source"][i] for i in body["unread"]] == ["winter"]
+    """The French leaves "my aunt" out ("la femme qui travaille ici est ici"), and the answer names the word
+    it left out; every position it names is a noun, verb, adjective or number of the source."""
+    body = client.post("/api/translate", json={"sentence": "the woman who works here is my aunt"}).json()
+    assert body["target"][-2:] == ["est", "ici"]
+    assert [body["source"][i] for i in body["unread"]] == ["aunt"]
     about = client.get("/api/translate/about").json()
     content = {w for kind in ("noun", "verb", "adjective", "number") for w in about["vocabulary_kinds"][kind]}
     assert {body["source"][i] for i in body["unread"]} <= content
