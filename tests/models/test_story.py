@@ -7,8 +7,8 @@ to a bar: the story holds on at least 90% of the sentences held out by construct
 never saw), and one head serves every relation on at most 10%.
 
 The sentences written by hand while the rules and the training were last changed, and read only after,
-fall short of the bar, close to it scored on the rules' pairs (what the page shows a reader) and far from it
-on the pairs written by hand, where the rules read a sentence otherwise than a person (a cue the rules rank
+meet the bar scored on the rules' pairs (what the page shows a reader) and fall short of it on the pairs
+written by hand, where the rules read a sentence otherwise than a person (a cue the rules rank
 lower, or one no list holds; another grammatical partner); the record has both, and WRITTEN_FLOOR holds each
 at what was measured.
 """
