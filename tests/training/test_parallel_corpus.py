@@ -375,6 +375,15 @@ _OBJECT_VERBS = {p: {*VERB[p].english, VERB[p].ing} for p, _ in NOVEL_OBJECTS}  
 QUANTITY_WORDS = {w for q in QUANTITIES for w in q} - {"of"}  # "many", "a lot of", "more"
 
 
+# What may stand between "that" and the verb of its relative clause: its subject and the verb's auxiliaries.
+_BEFORE_A_VERB = (
+    {*DETERMINER, *ADJECTIVE, *NOUN_WORDS}
+    | {"i", "you", "he", "she", "we", "they", "it"}
+    | {"is", "are", "am", "was", "were", "do", "does", "did", "not", "can", "will", "must", "want", "wants"}
+    | {"to"}
+)
+
+
 def _has_novel_object(english: tuple[str, ...]) -> bool:
     """A held-out verb, then its held-out object (a determiner, adjectives between), from the English; the
     object may be the second of two ("ate the little ice cream and their pretty old cakes")."""
@@ -401,12 +410,12 @@ def _has_novel_object(english: tuple[str, ...]) -> bool:
             if j < len(english) and english[j] in forms and not ends_a_subject:  # "… and the cake was"
                 return True
         for j, word in enumerate(english[:-2]):  # "the cake that she ate", "the cake that the girls ate"
-            if (
-                word in forms
-                and english[j + 1] == "that"
-                and set(english[j + 2 : j + 6]) & _OBJECT_VERBS[past]
-            ):
-                return True
+            if word in forms and english[j + 1] == "that":
+                k = j + 2  # past the relative clause's subject to its verb ("the fox that i helped chases"
+                while k < len(english) and english[k] in _BEFORE_A_VERB:  # is not a chased fox)
+                    k += 1
+                if k < len(english) and english[k] in _OBJECT_VERBS[past]:
+                    return True
     return False
 
 
