@@ -16,16 +16,24 @@ from training.french_lexicon import (
     CONTRACTIONS,
     COPULA_ENGLISH,
     DETERMINER,
+    MODAL_ENGLISH,
     NOUN,
     NOUNS,
     PLACE_WORDS,
     QUANTITIES,
     SOME,
     TIME_WORDS,
+    TO,
     VERB,
     VERBS,
 )
-from training.french_vocabulary import ALLOWED_LINKS, ENGLISH_WORDS, FRENCH_WORDS, lexicon_entries
+from training.french_vocabulary import (
+    ALLOWED_LINKS,
+    ENGLISH_WORDS,
+    FRENCH_WORDS,
+    english_kinds,
+    lexicon_entries,
+)
 from training.parallel_constructions import (
     ask,
     comparison,
@@ -376,12 +384,10 @@ QUANTITY_WORDS = {w for q in QUANTITIES for w in q} - {"of"}  # "many", "a lot o
 
 
 # What may stand between "that" and the verb of its relative clause: its subject and the verb's auxiliaries.
-_BEFORE_A_VERB = (
-    {*DETERMINER, *ADJECTIVE, *NOUN_WORDS}
-    | {"i", "you", "he", "she", "we", "they", "it"}
-    | {"is", "are", "am", "was", "were", "do", "does", "did", "not", "can", "will", "must", "want", "wants"}
-    | {"to"}
-)
+_KINDS = english_kinds()
+_BEFORE_A_VERB = {*DETERMINER, *ADJECTIVE, *NOUN_WORDS, *MODAL_ENGLISH["want"], TO[0]} | {
+    w for kind in ("pronoun", "be", "auxiliary", "negation") for w in _KINDS[kind]
+}
 
 
 def _has_novel_object(english: tuple[str, ...]) -> bool:
