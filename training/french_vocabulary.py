@@ -242,8 +242,10 @@ def english_kinds() -> dict[str, list[str]]:
         + [p.english[-1] for p in (*PLACE_WORDS, *GAMES)],  # "home", "work" of "at work", "football"
         "verb": [w for v in VERBS for w in v.forms] + list(MODAL_ENGLISH["want"]),
         "be": [w for forms in COPULA_ENGLISH.values() for w in forms],
-        "auxiliary": [
-            w for forms in (*DO_ENGLISH.values(), MODAL_ENGLISH["can"], ("must", "will")) for w in forms
+        "auxiliary": [  # do, and every modal but "want", a verb of its own
+            w
+            for forms in (*DO_ENGLISH.values(), *(f for m, f in MODAL_ENGLISH.items() if m != "want"))
+            for w in forms
         ],
         "negation": [NOT[0]],
         "adjective": [w for a in ADJECTIVES for w in (a.english, *a.comparative) if w != MORE[0]],

@@ -175,8 +175,8 @@ class Grammar(NounPhrases):
             tense = "present"
         request = asking == "request"  # "can you help me", "will you open the door"
         question = asking in ("yes/no", "request")
-        if request:
-            roll, tense = 0.4 + 0.6 * rng.random(), "present"
+        if request:  # a verb (clause() has put it in the present)
+            roll = 0.4 + 0.6 * rng.random()
         copular = self.goal != NEGATION and not question and rng.random() < NEGATED  # "was not steep"
 
         def subject_of(kinds: frozenset[str]) -> Phrase:
