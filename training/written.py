@@ -22,6 +22,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "models"
 WRITTEN = DATA / "relation_sentences_written.txt"
 DEVELOPMENT = DATA / "relation_sentences_dev.txt"
 SECOND = DATA / "relation_sentences_written_second.txt"
+SEALED = DATA / "relation_sentences_sealed.txt"  # written blind; nothing scores it until the next freeze
 
 Pair = tuple[int, int]
 
