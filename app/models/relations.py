@@ -6,7 +6,8 @@ Three relations are read off any sentence by explicit rules over the lexicon:
   other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
   side topic (fish evokes water and food besides animal). The strongest cue wins (``cue_strength``): a noun
   over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous adjective
-  takes the noun it describes first. In "the bat flew out of the cave", bat <-> cave, not the verb flew;
+  takes the noun it describes first, an ambiguous verb its object. In "the bat flew out of the cave",
+  bat <-> cave, not the verb flew; in "we rowed the boat across the lake", rowed <-> boat;
 * **grammar**: every word points at its grammatical partner(s), by the conventions of the rule parser,
   app/models/grammar/ (in "the river bank was steep": the -> bank, river -> bank, bank <-> was, steep ->
   bank);
@@ -152,13 +153,22 @@ def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> fl
 def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """(i, j) for every ambiguous word i that has a cue j. An ambiguous adjective takes the noun it describes
     (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
-    children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
-    strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
+    children" is about food. An ambiguous verb likewise takes its object (a noun after it that points at it,
+    and not back as a subject does) when the object settles its sense: "we rowed the boat across the lake"
+    is about the boat. Otherwise, and for nouns, the word that settles the sense most strongly
+    (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it ("steel
+    beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []
-    described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
+    links = set(grammar)
+    described = {(i, j) for i, j in links if tokens[i].pos == "adj"}
+    # a verb's object: a noun after the verb pointing at it, one way (its subject points back and forth)
+    described |= {
+        (k, j)
+        for j, k in links
+        if tokens[k].pos == "verb" and tokens[j].pos == "noun" and j > k and (k, j) not in links
+    }
     # a noun modifying another noun ("steel" in "steel beams"): the phrase's head is the cue between the two
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
     evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once

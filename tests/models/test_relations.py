@@ -100,6 +100,17 @@ def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it(
     assert sense_cues(tokens, []) == [(0, 2)]  # without the phrase, the nearer
 
 
+def test_an_ambiguous_verb_takes_its_object_first_when_the_object_settles_its_sense() -> None:
+    """As an ambiguous adjective takes the noun it describes: the boat (water on the side) over the harbour
+    or the river (water itself), farther off the verb; without an object, the strongest cue again."""
+    assert set(pairs("the sailors launched the boat from the harbour at dawn", "meaning")) == {
+        ("launched", "boat"),
+        ("boat", "launched"),
+    }
+    assert ("rowed", "boat") in pairs("my uncle rowed the boat across the river", "meaning")
+    assert ("rowed", "river") in pairs("he rowed across the river in the boat", "meaning")
+
+
 def test_a_noun_of_no_field_settles_a_sense_it_calls_to_mind() -> None:
     """ "voice" belongs to no field, but people name it for music again and again: a weak cue of its own."""
     assert ("deep", "voice") in pairs("he has a deep voice that everyone remembers", "meaning")
