@@ -100,6 +100,22 @@ def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it(
     assert sense_cues(tokens, []) == [(0, 2)]  # without the phrase, the nearer
 
 
+@pytest.mark.parametrize(
+    ("sentence", "adjective", "cue"),
+    [
+        ("the lake was warm in july", "warm", "lake"),  # a lake settles it though it evokes no weather
+        ("the old porter was warm to every guest", "warm", "porter"),
+        ("the sermon was long and dull", "dull", "sermon"),  # the second of two predicate adjectives
+        ("she has a keen nephew who studies physics", "keen", "nephew"),  # before its noun
+        ("it was warm in the sun all day", "warm", "sun"),  # said of no noun: the strongest cue
+    ],
+)
+def test_an_ambiguous_adjective_takes_the_noun_it_describes_whatever_it_evokes(
+    sentence: str, adjective: str, cue: str
+) -> None:
+    assert set(pairs(sentence, "meaning")) == {(adjective, cue), (cue, adjective)}
+
+
 def test_an_ambiguous_verb_takes_its_object_first_when_the_object_settles_its_sense() -> None:
     """As an ambiguous adjective takes the noun it describes: the boat (water on the side) over the harbour
     or the river (water itself), farther off the verb; without an object, the strongest cue again."""
