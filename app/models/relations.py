@@ -8,8 +8,9 @@ Three relations are read off any sentence by explicit rules over the lexicon:
   over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous verb takes
   its object first when the object settles its sense. An ambiguous adjective takes the noun it describes,
   whatever that noun evokes: what it is said of settles its sense ("the guide was warm", "the sea was
-  warm"). In "the bat flew out of the cave", bat <-> cave, not the verb flew; in "we rowed the boat across
-  the lake", rowed <-> boat;
+  warm"). An ambiguous noun that nothing settles takes the noun modifying it, which names its kind ("the
+  car plant"). In "the bat flew out of the cave", bat <-> cave, not the verb flew; in "we rowed the boat
+  across the lake", rowed <-> boat;
 * **grammar**: every word points at its grammatical partner(s), by the conventions of the rule parser,
   app/models/grammar/ (in "the river bank was steep": the -> bank, river -> bank, bank <-> was, steep ->
   bank);
@@ -160,7 +161,9 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     subject does) first when the object settles its sense: "we rowed the boat across the lake" is about the
     boat. Otherwise, and for nouns and an adjective describing no noun, the word that settles the sense most
     strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
+    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier. An
+    ambiguous noun that no word settles takes the noun right before it that modifies it, which names its
+    kind: "the car plant closed", "the garden gate was locked"."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []
@@ -173,6 +176,8 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     objects -= links
     # a noun modifying another noun ("steel" in "steel beams"): the phrase's head is the cue between the two
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
+    # the noun right before a noun that names its kind ("car" in "the car plant"), as the rules tagged them
+    kind_of = {k: j for j, k in links if k == j + 1 and tokens[j].tag == tokens[k].tag == "noun"}
     evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
     cues = []
     for i in ambiguous:
@@ -191,6 +196,8 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
         ]
         if ranked:
             cues.append((i, -max(ranked)[4]))
+        elif i in kind_of and tokens[i].pos == "noun":
+            cues.append((i, kind_of[i]))
     return cues
 
 

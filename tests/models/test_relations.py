@@ -116,6 +116,19 @@ def test_an_ambiguous_adjective_takes_the_noun_it_describes_whatever_it_evokes(
     assert set(pairs(sentence, "meaning")) == {(adjective, cue), (cue, adjective)}
 
 
+def test_an_ambiguous_noun_that_nothing_settles_takes_the_noun_naming_its_kind() -> None:
+    """A compound names what kind of thing is meant ("glass" a plant that makes things, "yard" a gate in a
+    fence); without that noun nothing settles the word, and a word that does settle it comes first."""
+    for sentence, kind, noun in (
+        ("the glass plant near our village closed last year", "glass", "plant"),
+        ("we painted the yard gate last weekend", "yard", "gate"),
+        ("the office window was open", "office", "window"),
+    ):
+        assert set(pairs(sentence, "meaning")) == {(kind, noun), (noun, kind)}
+    assert pairs("the window was open", "meaning") == []
+    assert ("plant", "factory") in pairs("the glass plant near the old factory closed", "meaning")
+
+
 def test_an_ambiguous_verb_takes_its_object_first_when_the_object_settles_its_sense() -> None:
     """As an ambiguous adjective takes the noun it describes: the boat (water on the side) over the harbour
     or the river (water itself), farther off the verb; without an object, the strongest cue again."""
