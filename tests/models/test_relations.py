@@ -403,6 +403,8 @@ def test_infinitives_and_object_complements() -> None:
         ("the glorpy zibbets were snurfling", "zibbets", "noun"),  # unknown, ends the phrase
         ("the glorpy zibbets were snurfling", "snurfling", "verb"),  # -ing after an auxiliary
         ("she zanned the cake", "zanned", "verb"),  # after a subject that has no verb yet
+        ("the old garden zibbets are blunt", "zibbets", "noun"),  # ... but a known verb follows it
+        ("the garden zibbets cut the grass", "zibbets", "noun"),
         ("the cake was crumbly", "crumbly", "adj"),  # -ly after "was", at the end
         ("the unbelievably steep bank was wet", "unbelievably", "adv"),  # -ly before an adjective
         ("the bank was unbelievably steep", "unbelievably", "adv"),

@@ -13,10 +13,11 @@ How the grammar relation is read
    is a noun ("in the park"); an unknown word after a determiner is an adjective when a noun follows ("the
    glorpy zibbets") and a noun when the phrase ends there; an -ing/-ed word after an auxiliary is a verb
    ("were snurfling"), an unknown word after "was" at the end an adjective ("was crumbly"); an unknown word
-   after a subject that has no verb yet is its verb; a word that can be an adverb is one after an ordinary
-   verb ("studied hard"); this/that/her/... with no noun after them are pronouns; "that" after a noun is a
-   relative pronoun and after a verb a conjunction; "to" before a verb marks an infinitive; with no verb
-   anywhere, a noun that can be a verb after another noun is one ("the dogs bark").
+   after a subject that has no verb yet is its verb, unless a known verb follows it right after a noun, when
+   it heads the noun phrase ("the garden zibbets are"); a word that can be an adverb is one after an
+   ordinary verb ("studied hard"); this/that/her/... with no noun after them are pronouns; "that" after a
+   noun is a relative pronoun and after a verb a conjunction; "to" before a verb marks an infinitive; with
+   no verb anywhere, a noun that can be a verb after another noun is one ("the dogs bark").
 2. *Chunking.* Noun phrases are [determiners] [adverb? adjective | number | adjective and adjective]*
    noun+ (the head is the last noun) or a single pronoun; a preposition right before a phrase owns it. A verb
    group is a chain of auxiliaries (be, have, do, the modals, and their n't forms), with adverbs between,

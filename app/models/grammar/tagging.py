@@ -357,7 +357,8 @@ def _guess_from_neighbours(w: Place) -> str:
         return "adj" if nxt is not None and nxt.pos == "noun" else "noun"  # "can pure water conduct"
     if governor in ("aux", "inf") and r.pos != "adv":
         return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
-    if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb:
+    compound = prev == "noun" and nxt is not None and nxt.known and nxt.pos == "verb"  # "garden shears are"
+    if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb and not compound:
         if r.ending in ("ed", "s") or (prev_r is not None and prev_r.key in SUBJECT_PRONOUNS):
             return "verb"  # "the dog zanned", "she glorps"
         if nxt is None or nxt.pos in ("det", "pron", "prep"):
