@@ -312,6 +312,10 @@ def test_relative_clauses() -> None:
     assert found["that"] == {"book", "borrowed"} and found["i"] == {"borrowed"}
     assert found["book"] == {"is"} and found["interesting"] == {"book"}
     assert main_clause("the book that i borrowed is interesting") == ("book", "is")
+    found = partners("the scarf that grandpa knitted is warm")  # a noun subject after "that"
+    assert found["that"] == {"scarf", "knitted"} and found["grandpa"] == {"knitted"}
+    assert found["scarf"] == {"is"} and found["warm"] == {"scarf"}
+    assert partners("the farmer fed that goat at noon")["that"] == {"goat"}  # no verb after the noun
 
 
 def test_subordinate_clauses_in_front_and_behind() -> None:

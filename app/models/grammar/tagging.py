@@ -82,17 +82,17 @@ def _predeterminer(w: Place) -> Found:
 
 
 def _determiner_alone(w: Place) -> Found:
-    """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun,
-    after a verb a conjunction."""
+    """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun, also
+    before a noun and its verb ("the cake that mum baked"), and after a verb a conjunction."""
     k, nxt, after = w.r.key, w.nxt, w.after
-    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or (nominal(nxt) and not _only_before_a_verb(w, 1)):
+    clause = w.prev == "noun" and nxt is not None and nxt.pos == "noun" and after is not None
+    alone = not nominal(nxt) or _only_before_a_verb(w, 1) or (k == "that" and clause and after.pos == "verb")
+    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or not alone:
         return None
     if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
         return None
-    rl = ""
-    if k == "that" and nxt is not None:
-        rl = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
-    return "pron", rl
+    rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
+    return "pron", rel if k == "that" and nxt is not None else ""
 
 
 def _question_determiner(w: Place) -> Found:
