@@ -302,6 +302,9 @@ def test_coordinated_clauses_each_keep_their_subject_and_verb() -> None:
     assert found["but"] == {"smiled", "were"}
     assert found["teacher"] == {"smiled"} and found["students"] == {"were"} and found["tired"] == {"students"}
     assert main_clause("the teacher smiled but some students were tired") == ("teacher", "smiled")
+    found = partners("can we swim in this lake or will the water be too cold")  # a second question
+    assert found["or"] == {"swim", "be"} and found["will"] == {"be"} and found["water"] == {"be"}
+    assert found["we"] == {"swim"} and found["can"] == {"swim"} and found["cold"] == {"water"}
 
 
 def test_relative_clauses() -> None:

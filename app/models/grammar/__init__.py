@@ -25,9 +25,10 @@ How the grammar relation is read
    ending at its main verb ("did not finish", "has been", "were barking").
 3. *Clauses.* who/which/that after a noun open a relative clause; because/if/when/while/although/... (and
    after/before/until/since when a subject and verb follow) open a subordinate clause; "that" after a verb a
-   complement clause; and/or/but followed by a subject and a verb, once the clause has its verb, open a
-   coordinated clause. A subordinate or relative clause ends when a second verb group arrives while the
-   clause it hangs on still lacks a verb ("the man who lives next door | has a parrot").
+   complement clause; and/or/but followed by a subject and a verb (or by an auxiliary, a subject and a verb:
+   "did he sign it or did he veto it"), once the clause has its verb, open a coordinated clause. A
+   subordinate or relative clause ends when a second verb group arrives while the clause it hangs on still
+   lacks a verb ("the man who lives next door | has a parrot").
 
 Grammar partners, construction by construction (query -> key; <-> marks a pair in both directions):
 
