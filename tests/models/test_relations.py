@@ -431,6 +431,7 @@ def test_infinitives_and_object_complements() -> None:
         ("when the bell rings we go inside", "rings", "verb"),
         ("after the school holidays we went home", "school", "noun"),
         ("after we shape the clay we leave it", "shape", "verb"),  # a subject pronoun's verb
+        ("would they rather study music", "study", "verb"),  # a question's verb, an adverb after its subject
         ("the pupil gets smaller in strong light", "light", "noun"),  # an adjective before it
         ("open a terminal and type this command", "type", "verb"),  # a second order
         ("children should not swim after dark", "dark", "noun"),

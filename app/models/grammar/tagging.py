@@ -389,7 +389,7 @@ def _settle(w: Place, p: str) -> str:
     prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
     if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
         return "verb"  # "after my meeting ends", "when the bell rings"
-    if p in ("noun", "adj") and w.asked and prev_r is not None and prev_r.key in SUBJECT_PRONOUNS:
+    if p in ("noun", "adj") and w.asked and w.governor_lemma in SUBJECT_PRONOUNS:  # adverbs between skipped
         return "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
     if p == "noun" and w.asked and prev == "noun" and nxt is not None and nxt.pos == "det":
         return "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
