@@ -343,6 +343,9 @@ def test_subordinate_clauses_in_front_and_behind() -> None:
         ("can you swim", {"can": {"swim"}, "you": {"swim"}, "swim": {"you"}}),
         ("what did you eat", {"what": {"eat"}, "did": {"eat"}, "you": {"eat"}}),
         ("who ate the cake", {"who": {"ate"}, "ate": {"who"}, "cake": {"ate"}}),
+        ("who has the key", {"who": {"has"}, "has": {"who"}, "key": {"has"}}),
+        ("who is your new teacher", {"who": {"is"}, "is": {"teacher"}, "teacher": {"is"}}),  # after "be"
+        ("what was that loud noise", {"what": {"was"}, "was": {"noise"}, "noise": {"was"}}),
         ("why are you laughing", {"why": {"laughing"}, "are": {"laughing"}, "you": {"laughing"}}),
         ("how old is your brother", {"how": {"old"}, "old": {"brother"}, "brother": {"is"}}),
         ("there are two cats", {"there": {"are"}, "cats": {"are"}, "are": {"cats"}}),

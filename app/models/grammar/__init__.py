@@ -51,7 +51,8 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   drink": drink -> hot; "wants to swim": swim -> wants); a verb that follows a verb directly -> that verb;
 * questions: the subject after an auxiliary is the clause's subject ("is the bread warm": bread <-> is); a
   wh-pronoun is the subject when no other subject is found ("who ate the cake": who <-> ate) and otherwise
-  the object ("what did you eat": what -> eat);
+  the object ("what did you eat": what -> eat), but a noun phrase after "be" is the subject ("what is the
+  capital": capital <-> is, what -> is);
 * coordination (and, or, but): the conjunction -> both conjuncts (the heads of the two phrases, or the two
   verbs); the second conjunct takes the first one's partners (in "my brother and my sister live",
   sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they), and a second
@@ -92,8 +93,9 @@ def parse(
     units = chunk(reads, pos, role, pairs)
     coordinations: list[tuple[int, Unit | None, Unit]] = []
     clauses = distribute(units, coordinations)
+    lemmas = [r.lemma for r in reads]
     for clause in clauses:
-        resolve(clause, pos, role, pairs)
+        resolve(clause, pos, role, pairs, lemmas)
     link_clauses(clauses, pairs)
     share(coordinations, role, pairs)
     n = len(words)  # sorted as the numbers a·n + b, which order as the pairs (a, b) do and sort faster
