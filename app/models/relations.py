@@ -5,8 +5,12 @@ Three relations are read off any sentence by explicit rules over the lexicon:
 * **meaning**: an ambiguous word (bank, bat, spring, ...) and the word that settles its sense point at each
   other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
   side topic (fish evokes water and food besides animal). The strongest cue wins (``cue_strength``): a noun
-  over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous adjective
-  takes the noun it describes first. In "the bat flew out of the cave", bat <-> cave, not the verb flew;
+  over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous verb takes
+  its object first when the object settles its sense. An ambiguous adjective takes the noun it describes,
+  whatever that noun evokes: what it is said of settles its sense ("the guide was warm", "the sea was
+  warm"). An ambiguous noun that nothing settles takes the noun modifying it, which names its kind ("the
+  car plant"). In "the bat flew out of the cave", bat <-> cave, not the verb flew; in "we rowed the boat
+  across the lake", rowed <-> boat;
 * **grammar**: every word points at its grammatical partner(s), by the conventions of the rule parser,
   app/models/grammar/ (in "the river bank was steep": the -> bank, river -> bank, bank <-> was, steep ->
   bank);
@@ -151,19 +155,35 @@ def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> fl
 
 def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """(i, j) for every ambiguous word i that has a cue j. An ambiguous adjective takes the noun it describes
-    (its grammatical partner in ``grammar``) when that noun settles its sense: "the cake was too sweet for the
-    children" is about food. Otherwise, and for nouns and verbs, the word that settles the sense most
+    (its grammatical partner in ``grammar``, the nearer of two), whatever that noun evokes: what an adjective
+    is said of settles its sense ("the guide was very warm" is about people, "the sea was warm" about
+    weather). An ambiguous verb takes its object (a noun after it that points at it, and not back as a
+    subject does) first when the object settles its sense: "we rowed the boat across the lake" is about the
+    boat. Otherwise, and for nouns and an adjective describing no noun, the word that settles the sense most
     strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier."""
+    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier. An
+    ambiguous noun that no word settles takes the noun right before it that modifies it, which names its
+    kind: "the car plant closed", "the garden gate was locked"."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
     if not ambiguous:
         return []
-    described = {(i, j) for i, j in grammar if tokens[i].pos == "adj"}
+    links = set(grammar)
+    # what an adjective is said of: the noun it describes (the nearest, should it describe two)
+    described = sorted(links, key=lambda p: (-abs(p[0] - p[1]), p))  # the farther first, the nearer after
+    said_of = {i: j for i, j in described if tokens[i].pos == "adj" and tokens[j].tag == "noun"}
+    # a verb's object: a noun after the verb pointing at it, one way (its subject points back and forth)
+    objects = {(k, j) for j, k in links if tokens[k].pos == "verb" and tokens[j].tag == "noun" and j > k}
+    objects -= links
     # a noun modifying another noun ("steel" in "steel beams"): the phrase's head is the cue between the two
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
+    # the noun right before a noun that names its kind ("car" in "the car plant"), as the rules tagged them
+    kind_of = {k: j for j, k in links if k == j + 1 and tokens[j].tag == tokens[k].tag == "noun"}
     evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
     cues = []
     for i in ambiguous:
+        if i in said_of:
+            cues.append((i, said_of[i]))
+            continue
         senses = tokens[i].fields
         strengths = {
             j: strength
@@ -171,11 +191,13 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
             if (strength := _strength(evoked, pos, senses)) is not None
         }
         ranked = [
-            ((i, j) in described, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
+            ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
             for j, strength in strengths.items()
         ]
         if ranked:
             cues.append((i, -max(ranked)[4]))
+        elif i in kind_of and tokens[i].pos == "noun":
+            cues.append((i, kind_of[i]))
     return cues
 
 

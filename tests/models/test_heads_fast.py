@@ -45,14 +45,15 @@ def sentences() -> list[list[str]]:
 
 
 def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int) -> int | None:
-    """Word i's cue found by hand: an adjective's described noun when it settles the sense; otherwise a walk
-    outwards from i, left before right, that keeps the first word of the highest strength it meets, a noun
-    modifying the next word (a noun as strong a cue) counting below it."""
+    """Word i's cue found by hand: an adjective's described noun (the nearer of two), whatever it evokes;
+    otherwise a walk outwards from i, left before right, that keeps the first word of the highest strength
+    it meets, a verb's object counting above every other word and a noun modifying the next word (a noun as
+    strong a cue) below it; failing that, for a noun, the noun right before it that modifies it."""
     senses = tokens[i].fields
     if tokens[i].pos == "adj":
-        for a, j in grammar:
-            if a == i and cue_strength(tokens[j], senses) is not None:
-                return j
+        described = [j for a, j in grammar if a == i and tokens[j].tag == "noun"]
+        if described:
+            return min(described, key=lambda j: (abs(j - i), -j))
 
     def modifies_an_equal(j: int) -> bool:
         k = j + 1
@@ -64,13 +65,26 @@ def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int
             and cue_strength(tokens[k], senses) == cue_strength(tokens[j], senses)
         )
 
-    best, best_key = None, (-1.0, False)
+    def is_object(j: int) -> bool:
+        return (
+            tokens[i].pos == "verb"
+            and tokens[j].tag == "noun"
+            and j > i
+            and (j, i) in grammar
+            and (i, j) not in grammar
+        )
+
+    best, best_key = None, (False, -1.0, False)
     for d in range(1, len(tokens)):
         for j in (i - d, i + d):
             if 0 <= j < len(tokens):
                 strength = cue_strength(tokens[j], senses)
-                if strength is not None and (key := (strength, not modifies_an_equal(j))) > best_key:
+                key = (is_object(j), strength or 0.0, not modifies_an_equal(j))
+                if strength is not None and key > best_key:
                     best, best_key = j, key
+    kind = i - 1
+    if best is None and tokens[i].pos == "noun" and kind >= 0 and (kind, i) in grammar:
+        return kind if tokens[kind].tag == tokens[i].tag == "noun" else None
     return best
 
 

@@ -100,6 +100,46 @@ def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it(
     assert sense_cues(tokens, []) == [(0, 2)]  # without the phrase, the nearer
 
 
+@pytest.mark.parametrize(
+    ("sentence", "adjective", "cue"),
+    [
+        ("the lake was warm in july", "warm", "lake"),  # a lake settles it though it evokes no weather
+        ("the old porter was warm to every guest", "warm", "porter"),
+        ("the sermon was long and dull", "dull", "sermon"),  # the second of two predicate adjectives
+        ("she has a keen nephew who studies physics", "keen", "nephew"),  # before its noun
+        ("it was warm in the sun all day", "warm", "sun"),  # said of no noun: the strongest cue
+    ],
+)
+def test_an_ambiguous_adjective_takes_the_noun_it_describes_whatever_it_evokes(
+    sentence: str, adjective: str, cue: str
+) -> None:
+    assert set(pairs(sentence, "meaning")) == {(adjective, cue), (cue, adjective)}
+
+
+def test_an_ambiguous_noun_that_nothing_settles_takes_the_noun_naming_its_kind() -> None:
+    """A compound names what kind of thing is meant ("glass" a plant that makes things, "yard" a gate in a
+    fence); without that noun nothing settles the word, and a word that does settle it comes first."""
+    for sentence, kind, noun in (
+        ("the glass plant near our village closed last year", "glass", "plant"),
+        ("we painted the yard gate last weekend", "yard", "gate"),
+        ("the office window was open", "office", "window"),
+    ):
+        assert set(pairs(sentence, "meaning")) == {(kind, noun), (noun, kind)}
+    assert pairs("the window was open", "meaning") == []
+    assert ("plant", "factory") in pairs("the glass plant near the old factory closed", "meaning")
+
+
+def test_an_ambiguous_verb_takes_its_object_first_when_the_object_settles_its_sense() -> None:
+    """As an ambiguous adjective takes the noun it describes: the boat (water on the side) over the harbour
+    or the river (water itself), farther off the verb; without an object, the strongest cue again."""
+    assert set(pairs("the sailors launched the boat from the harbour at dawn", "meaning")) == {
+        ("launched", "boat"),
+        ("boat", "launched"),
+    }
+    assert ("rowed", "boat") in pairs("my uncle rowed the boat across the river", "meaning")
+    assert ("rowed", "river") in pairs("he rowed across the river in the boat", "meaning")
+
+
 def test_a_noun_of_no_field_settles_a_sense_it_calls_to_mind() -> None:
     """ "voice" belongs to no field, but people name it for music again and again: a weak cue of its own."""
     assert ("deep", "voice") in pairs("he has a deep voice that everyone remembers", "meaning")
@@ -262,6 +302,9 @@ def test_coordinated_clauses_each_keep_their_subject_and_verb() -> None:
     assert found["but"] == {"smiled", "were"}
     assert found["teacher"] == {"smiled"} and found["students"] == {"were"} and found["tired"] == {"students"}
     assert main_clause("the teacher smiled but some students were tired") == ("teacher", "smiled")
+    found = partners("can we swim in this lake or will the water be too cold")  # a second question
+    assert found["or"] == {"swim", "be"} and found["will"] == {"be"} and found["water"] == {"be"}
+    assert found["we"] == {"swim"} and found["can"] == {"swim"} and found["cold"] == {"water"}
 
 
 def test_relative_clauses() -> None:
@@ -272,6 +315,10 @@ def test_relative_clauses() -> None:
     assert found["that"] == {"book", "borrowed"} and found["i"] == {"borrowed"}
     assert found["book"] == {"is"} and found["interesting"] == {"book"}
     assert main_clause("the book that i borrowed is interesting") == ("book", "is")
+    found = partners("the scarf that grandpa knitted is warm")  # a noun subject after "that"
+    assert found["that"] == {"scarf", "knitted"} and found["grandpa"] == {"knitted"}
+    assert found["scarf"] == {"is"} and found["warm"] == {"scarf"}
+    assert partners("the farmer fed that goat at noon")["that"] == {"goat"}  # no verb after the noun
 
 
 def test_subordinate_clauses_in_front_and_behind() -> None:
@@ -296,6 +343,9 @@ def test_subordinate_clauses_in_front_and_behind() -> None:
         ("can you swim", {"can": {"swim"}, "you": {"swim"}, "swim": {"you"}}),
         ("what did you eat", {"what": {"eat"}, "did": {"eat"}, "you": {"eat"}}),
         ("who ate the cake", {"who": {"ate"}, "ate": {"who"}, "cake": {"ate"}}),
+        ("who has the key", {"who": {"has"}, "has": {"who"}, "key": {"has"}}),
+        ("who is your new teacher", {"who": {"is"}, "is": {"teacher"}, "teacher": {"is"}}),  # after "be"
+        ("what was that loud noise", {"what": {"was"}, "was": {"noise"}, "noise": {"was"}}),
         ("why are you laughing", {"why": {"laughing"}, "are": {"laughing"}, "you": {"laughing"}}),
         ("how old is your brother", {"how": {"old"}, "old": {"brother"}, "brother": {"is"}}),
         ("there are two cats", {"there": {"are"}, "cats": {"are"}, "are": {"cats"}}),
@@ -363,6 +413,8 @@ def test_infinitives_and_object_complements() -> None:
         ("the glorpy zibbets were snurfling", "zibbets", "noun"),  # unknown, ends the phrase
         ("the glorpy zibbets were snurfling", "snurfling", "verb"),  # -ing after an auxiliary
         ("she zanned the cake", "zanned", "verb"),  # after a subject that has no verb yet
+        ("the old garden zibbets are blunt", "zibbets", "noun"),  # ... but a known verb follows it
+        ("the garden zibbets cut the grass", "zibbets", "noun"),
         ("the cake was crumbly", "crumbly", "adj"),  # -ly after "was", at the end
         ("the unbelievably steep bank was wet", "unbelievably", "adv"),  # -ly before an adjective
         ("the bank was unbelievably steep", "unbelievably", "adv"),
@@ -382,6 +434,7 @@ def test_infinitives_and_object_complements() -> None:
         ("when the bell rings we go inside", "rings", "verb"),
         ("after the school holidays we went home", "school", "noun"),
         ("after we shape the clay we leave it", "shape", "verb"),  # a subject pronoun's verb
+        ("would they rather study music", "study", "verb"),  # a question's verb, an adverb after its subject
         ("the pupil gets smaller in strong light", "light", "noun"),  # an adjective before it
         ("open a terminal and type this command", "type", "verb"),  # a second order
         ("children should not swim after dark", "dark", "noun"),

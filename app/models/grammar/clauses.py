@@ -1,9 +1,10 @@
 """Step 3 of the parser: the chunks distributed over clauses, left to right.
 
 who/which/that after a noun open a relative clause, a subordinating conjunction a subordinate clause, "that"
-after a verb a complement clause, and/or/but before a subject and a verb a coordinated one; a clause that
-hangs on another ends when a second verb group arrives while the other still lacks a verb (the conventions
-are in the package docstring, app/models/grammar/__init__.py). ``partners`` then reads each clause's pairs.
+after a verb a complement clause, and/or/but before a subject and a verb a coordinated one (also before an
+auxiliary, its subject and a verb: "... or will the sky stay clear"); a clause that hangs on another ends when
+a second verb group arrives while the other still lacks a verb (the conventions are in the package
+docstring, app/models/grammar/__init__.py). ``partners`` then reads each clause's pairs.
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Un
             nxt = units[k] if k < len(units) else None
             m = _next_content(units, k + 1)
             then = units[m] if m < len(units) else None
-            if nxt is not None and nxt.bare and then is not None and then.kind == "vg" and cur.has_verb():
+            p = _next_content(units, m + 1)
+            opens = nxt is not None and nxt.bare and then is not None and then.kind == "vg"
+            # "... or will the sky stay clear": an auxiliary, its subject and its verb, a coordinated question
+            asks = nxt is not None and nxt.kind == "vg" and then is not None and then.bare
+            asks = asks and p < len(units) and units[p].kind == "vg"
+            if (opens or asks) and cur.has_verb():
                 cur = Clause(
                     "coord", opener=u.head, parent=cur.parent, left=cur
                 )  # "... and the farmers lost"

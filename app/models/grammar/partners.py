@@ -58,9 +58,10 @@ def _inversion(clause: Clause, role: list[str], pairs: Pairs) -> tuple[list[Unit
     return groups, None
 
 
-def _subject(clause: Clause, main: Unit | None, pos: list[str], role: list[str]) -> int | None:
+def _subject(clause: Clause, main: Unit | None, pos: list[str], role: list[str], be: bool) -> int | None:
     """The last bare noun phrase before the main verb group; else a relative clause's pronoun, a question
-    word, or after a lone auxiliary the first bare noun phrase after it ("is the bread warm")."""
+    word (but not a pronoun before ``be`` and a noun phrase: "what is the capital"), or after a lone
+    auxiliary the first bare noun phrase after it ("is the bread warm")."""
     if main is None:
         return None
     units = clause.units
@@ -71,10 +72,10 @@ def _subject(clause: Clause, main: Unit | None, pos: list[str], role: list[str])
         return candidates[-1].head
     if clause.kind == "rel":
         return clause.opener
-    if whs:
-        return whs[0].head
-    if aux_only(main, role):  # "is the bread warm", "there are two cats"
-        after = [u for u in units[units.index(main) + 1 :] if u.bare and u.left is None]
+    after = [u for u in units[units.index(main) + 1 :] if u.bare and u.left is None]
+    if whs and not (be and after and pos[whs[0].head] == "pron"):
+        return whs[0].head  # "who ate the cake", "which month has the most rain"
+    if aux_only(main, role):  # "is the bread warm", "there are two cats", "what is the capital"
         return after[0].head if after else None
     return None
 
@@ -166,7 +167,7 @@ def _relative_pronoun(clause: Clause, subject: int | None, verb: int | None, pai
             pairs.add((clause.opener, verb))
 
 
-def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs) -> None:
+def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs, lemmas: list[str]) -> None:
     """Add the clause's pairs by the conventions in the package docstring; set its subject and verb."""
     units = clause.units
     groups, inverted = _inversion(clause, role, pairs)
@@ -175,7 +176,8 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs) -> No
     verb = main.head if main is not None else None
     for g in groups:  # auxiliaries and adverbs inside a verb group -> its main verb
         pairs.update((t, g.head) for t in range(g.start, g.head))
-    subject = inverted.head if inverted is not None else _subject(clause, main, pos, role)
+    be = verb is not None and lemmas[verb] == "be"
+    subject = inverted.head if inverted is not None else _subject(clause, main, pos, role, be)
     clause.subject, clause.verb = subject, verb
     clause.verbs = [g.head for g in groups]
     if subject is not None and verb is not None:

@@ -82,17 +82,17 @@ def _predeterminer(w: Place) -> Found:
 
 
 def _determiner_alone(w: Place) -> Found:
-    """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun,
-    after a verb a conjunction."""
+    """this/that/her/... with no noun after them are pronouns; "that" after a noun is a relative pronoun, also
+    before a noun and its verb ("the cake that mum baked"), and after a verb a conjunction."""
     k, nxt, after = w.r.key, w.nxt, w.after
-    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or (nominal(nxt) and not _only_before_a_verb(w, 1)):
+    clause = w.prev == "noun" and nxt is not None and nxt.pos == "noun" and after is not None
+    alone = not nominal(nxt) or _only_before_a_verb(w, 1) or (k == "that" and clause and after.pos == "verb")
+    if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or not alone:
         return None
     if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
         return None
-    rl = ""
-    if k == "that" and nxt is not None:
-        rl = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
-    return "pron", rl
+    rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
+    return "pron", rel if k == "that" and nxt is not None else ""
 
 
 def _question_determiner(w: Place) -> Found:
@@ -357,7 +357,8 @@ def _guess_from_neighbours(w: Place) -> str:
         return "adj" if nxt is not None and nxt.pos == "noun" else "noun"  # "can pure water conduct"
     if governor in ("aux", "inf") and r.pos != "adv":
         return "noun" if r.ending == "s" else "verb"  # "were snurfling", "can glorp"; "were flarbs"
-    if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb:
+    compound = prev == "noun" and nxt is not None and nxt.known and nxt.pos == "verb"  # "garden shears are"
+    if prev in ("noun", "pron") and r.pos != "adv" and not w.has_verb and not compound:
         if r.ending in ("ed", "s") or (prev_r is not None and prev_r.key in SUBJECT_PRONOUNS):
             return "verb"  # "the dog zanned", "she glorps"
         if nxt is None or nxt.pos in ("det", "pron", "prep"):
@@ -388,7 +389,7 @@ def _settle(w: Place, p: str) -> str:
     prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
     if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
         return "verb"  # "after my meeting ends", "when the bell rings"
-    if p in ("noun", "adj") and w.asked and prev_r is not None and prev_r.key in SUBJECT_PRONOUNS:
+    if p in ("noun", "adj") and w.asked and w.governor_lemma in SUBJECT_PRONOUNS:  # adverbs between skipped
         return "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
     if p == "noun" and w.asked and prev == "noun" and nxt is not None and nxt.pos == "det":
         return "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
