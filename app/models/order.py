@@ -6,9 +6,10 @@ else (permutation equivariance): for a permutation π, W(x_π)[k, l] = W(x)[π(k
 to each word's input breaks the symmetry, and "dog bites man" stops attending like "man bites dog".
 
 The model is figure 1's three-head layer. Its inputs hold a word's own features (part of speech, field of
-meaning, spelling signature, ...) and two blocks that depend on word order: the place code of where the word
-stands and the place code of where its grammatical partners stand (which the parser reads off the order).
-The partners' block is always cleared here, and with ``positional=False`` the word's own place code is
+meaning, spelling signature, ...) and three blocks that depend on word order (``ORDER_SLICES``): the place
+code of where the word stands, the place code of where its grammatical partners stand (which the parser reads
+off the order) and the mark of the word that settles an ambiguous word's sense (the nearest of equally strong
+cues). The last two are always cleared here, and with ``positional=False`` the word's own place code is
 cleared too, so each word's input depends on the word alone.
 """
 
@@ -21,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from app.models.heads import RelationHeads
-from app.models.relations import PARTNER_SLICE, POSITION_SLICE, position_code
+from app.models.relations import ORDER_SLICES, POSITION_SLICE, position_code
 from app.web.refusal import Refusal
 
 HEADS = 3  # figure 1's default layer: one head each for meaning, grammar and position
@@ -93,8 +94,10 @@ def attention_of(model: RelationHeads, words: list[str], positional: bool) -> ND
     """(h, T, T) weights of figure 1's trained layer, with or without the order-dependent input columns."""
     _, x = model.inputs(words)  # (T, d_model)
     T = len(words)
-    x[:, PARTNER_SLICE] = 0.0  # where the parser puts each word's partners comes from word order: left out
-    x[:, POSITION_SLICE] = position_code(T) if positional else 0.0
+    for columns in ORDER_SLICES:  # where the parser puts each word's partners, and which word is the cue,
+        x[:, columns] = 0.0  # come from word order: left out
+    if positional:
+        x[:, POSITION_SLICE] = position_code(T)
     return model.weights(x, HEADS, "none", trained=True)
 
 

@@ -16,12 +16,13 @@ Three relations are read off any sentence by explicit rules over the lexicon:
   bank);
 * **position**: every word points at the word before it.
 
-The attention heads never see these targets. They read each token's 48 input numbers (``features``), which
-carry what the earlier layers of a real model would already know about a word: its own part of speech (the
-lexicon's, or the guess from its ending: ``Token.pos``, never changed by the neighbours), a code of the
+The attention heads are never shown these targets. They read each token's 48 input numbers (``features``),
+which carry what the earlier layers of a real model would already know about a word: its own part of speech
+(the lexicon's, or the guess from its ending: ``Token.pos``, never changed by the neighbours), a code of the
 fields it evokes, whether it is ambiguous, a 4-number signature that tells it apart from its neighbours, a
-code of where it stands, and the same code for where the parser puts its grammatical partners (the mean
-when it has several). The last two depend on word order; everything else on the word alone (figure 10 clears
+code of where it stands, the same code for where the parser puts its grammatical partners (the mean when it
+has several), and whether the rules make it the word that settles an ambiguous word's sense (``CUE``). The
+last three depend on word order or on the other words; everything else on the word alone (figure 10 clears
 them). Training asks the layer to deliver each partner's signature; which head learns which relation is left
 to the optimiser.
 """
@@ -55,10 +56,11 @@ AMBIGUOUS = 25
 POSITION_SLICE = slice(26, 26 + PLACE_DIM)  # 26..33: where the word stands
 PARTNER_SLICE = slice(34, 34 + PLACE_DIM)  # 34..41: where its grammatical partners stand
 SIGNATURE_SLICE = slice(42, 42 + SIGNATURE_DIM)  # 42..45
-KNOWN = 46
+CUE = 46  # 1 for the word that settles an ambiguous word's sense in this sentence (``sense_cues``)
 BIAS = 47
-# The columns that depend on where words stand rather than on the word itself (figure 10 clears them).
-ORDER_SLICES: tuple[slice, ...] = (POSITION_SLICE, PARTNER_SLICE)
+# The columns that depend on where words stand, or on the other words, rather than on the word itself (figure
+# 10 clears them: the cue is the nearest of equally strong ones).
+ORDER_SLICES: tuple[slice, ...] = (POSITION_SLICE, PARTNER_SLICE, slice(CUE, CUE + 1))
 
 
 def _place_names(prefix: str) -> list[str]:
@@ -72,7 +74,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     *_place_names("position"),
     *_place_names("partner"),
     *(f"signature:{k}" for k in range(SIGNATURE_DIM)),
-    "known",
+    "cue",
     "bias",
 )
 
@@ -262,7 +264,7 @@ def field_code(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDA
 
 def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDArray[np.float64]:
     """A token's 48 input numbers that depend on the word alone: its part of speech, field code, ambiguity,
-    signature, known flag and bias (the place columns are zero here)."""
+    signature and bias (the place and cue columns are zero here)."""
     row = np.zeros(D_MODEL)
     if token.pos in POS_TAGS_IN:
         row[POS_SLICE.start + POS_TAGS_IN.index(token.pos)] = 1.0
@@ -270,7 +272,6 @@ def token_row(token: Token, field_codes: dict[str, NDArray[np.float64]]) -> NDAr
         row[FIELD_SLICE] = field_code(token, field_codes)
     row[AMBIGUOUS] = float(token.ambiguous)
     row[SIGNATURE_SLICE] = signature(token.text)
-    row[KNOWN] = float(token.known)
     row[BIAS] = 1.0
     return row
 
@@ -292,14 +293,18 @@ def features(
     row: Callable[[str], NDArray[np.float64]] | None = None,
 ) -> NDArray[np.float64]:
     """The (T, 48) matrix of input numbers, laid out as FEATURE_NAMES says: each token's ``token_row``, then
-    its place code and the mean place code of its grammatical partners (``partner_code``). ``row``, when
-    given, gives a spelling's ``token_row`` with these field codes (app.models.heads passes one that
-    remembers the rows of words it has seen)."""
+    its place code, the mean place code of its grammatical partners (``partner_code``) and its cue mark.
+    ``row``, when given, gives a spelling's ``token_row`` with these field codes (app.models.heads passes one
+    that remembers the rows of words it has seen)."""
     T = len(analysis.tokens)
     rows = [row(t.text) if row else token_row(t, field_codes) for t in analysis.tokens]
     x = np.array(rows) if T else np.zeros((0, D_MODEL))  # (T, 48)
     x[:, POSITION_SLICE] = _position_code(T)
     x[:, PARTNER_SLICE] = partner_code(T, analysis.targets["grammar"])
+    x[:, CUE] = 0.0
+    for i, j in analysis.targets["meaning"]:
+        if analysis.tokens[i].ambiguous:  # (i, j) and (j, i) are both pairs: mark the ambiguous word's cue
+            x[j, CUE] = 1.0
     return x
 
 

@@ -9,9 +9,9 @@ from app.models.lexicon_entries import FIELDS
 from app.models.relations import (
     AMBIGUOUS,
     BIAS,
+    CUE,
     D_MODEL,
     FEATURE_NAMES,
-    KNOWN,
     PARTNER_SLICE,
     PLACE_DIM,
     POS_SLICE,
@@ -187,7 +187,8 @@ def test_features_follow_the_documented_layout() -> None:
         "adj",
     ]
     assert x[2, AMBIGUOUS] == 1.0 and x[1, AMBIGUOUS] == 0.0
-    assert (x[:, BIAS] == 1.0).all() and (x[:, KNOWN] == 1.0).all()
+    assert (x[:, BIAS] == 1.0).all()
+    assert x[:, CUE].tolist() == [0.0, 1.0, 0.0, 0.0, 0.0]  # "river" settles bank's sense; bank is no cue
     np.testing.assert_allclose(x[0, SIGNATURE_SLICE], signature("THE"))
     np.testing.assert_allclose(x[:, POSITION_SLICE], position_code(5))
     # bank's grammatical partner is "was" (3): its partner columns hold the place code of position 3;
