@@ -7,6 +7,8 @@ partners written by judgement; position is every word and the word before it.
 were developed. The training record and the tests score the layer on these pairs as well as on the rules'
 (``training.evaluation.story``). ``relation_sentences_written_second.txt`` annotates 120 of the development
 ones again, blind, by two other people: how far people agree is the ceiling for the rules.
+``relation_sentences_sealed.txt`` holds 160 written blind for the next round; nothing scores them until the
+rules and the training are next frozen, when they become the written set.
 
 Format: a sentence on its own line; under it, indented, ``meaning: a <-> b`` (or ``meaning: -``) and then one
 line per word, in order, ``word -> partner, partner`` (``-`` for none). A word that occurs more than once is
@@ -22,6 +24,7 @@ DATA = Path(__file__).resolve().parent.parent / "tests" / "models"
 WRITTEN = DATA / "relation_sentences_written.txt"
 DEVELOPMENT = DATA / "relation_sentences_dev.txt"
 SECOND = DATA / "relation_sentences_written_second.txt"
+SEALED = DATA / "relation_sentences_sealed.txt"  # written blind; nothing scores it until the next freeze
 
 Pair = tuple[int, int]
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from training.written import DEVELOPMENT, WRITTEN, load
+from training.written import DEVELOPMENT, SEALED, WRITTEN, load
 
 GOOD = """# a comment
 the dog saw the other dog
@@ -61,10 +61,10 @@ def test_a_wrong_file_is_refused(tmp_path: Path, change: tuple[str, str], messag
 
 
 def test_the_committed_sets_hold_their_sentences() -> None:
-    for path, count in ((WRITTEN, 159), (DEVELOPMENT, 877)):
+    for path, count in ((WRITTEN, 159), (DEVELOPMENT, 877), (SEALED, 160)):
         sentences = load(path)
         assert len(sentences) == count
         assert sum(bool(s.targets["meaning"]) for s in sentences) >= 0.7 * count  # most with one
         assert len({" ".join(s.words) for s in sentences}) == count  # no sentence twice
-    held_out = {" ".join(s.words) for s in load(WRITTEN)}
-    assert not held_out & {" ".join(s.words) for s in load(DEVELOPMENT)}
+    sets = [{" ".join(s.words) for s in load(path)} for path in (WRITTEN, DEVELOPMENT, SEALED)]
+    assert all(not a & b for k, a in enumerate(sets) for b in sets[k + 1 :])  # no sentence in two sets
