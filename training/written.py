@@ -1,14 +1,15 @@
 """Sentences whose relation pairs were written by hand: read from the files in tests/models/.
 
-``relation_sentences_written.txt`` holds 159 everyday sentences written for figure 1's test and sealed until
-the rules and the layer's training were last changed, each with its meaning pair and every word's grammar
+``relation_sentences_written.txt`` holds everyday sentences written for figure 1's test and sealed until the
+rules and the layer's training were last changed, each with its meaning pair and every word's grammar
 partners written by judgement; position is every word and the word before it.
-``relation_sentences_dev.txt`` holds the 877 written the same way earlier, on which the rules and the training
+``relation_sentences_dev.txt`` holds those written the same way earlier, on which the rules and the training
 were developed. The training record and the tests score the layer on these pairs as well as on the rules'
-(``training.evaluation.story``). ``relation_sentences_written_second.txt`` annotates 120 of the development
+(``training.evaluation.story``). ``relation_sentences_written_second.txt`` annotates some of the development
 ones again, blind, by two other people: how far people agree is the ceiling for the rules.
-``relation_sentences_sealed.txt`` holds 160 written blind for the next round; nothing scores them until the
-rules and the training are next frozen, when they become the written set.
+``relation_sentences_sealed.txt`` holds those written blind for the next round; nothing scores them until the
+rules and the training are next frozen, when they become the written set. Each file's header says how many
+it holds and how they were written.
 
 Format: a sentence on its own line; under it, indented, ``meaning: a <-> b`` (or ``meaning: -``) and then one
 line per word, in order, ``word -> partner, partner`` (``-`` for none). A word that occurs more than once is
