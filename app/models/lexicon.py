@@ -414,3 +414,28 @@ def transitive_verbs(field: str | None = None, tense: str = "past") -> tuple[str
 
 
 __all__ = ["LEXICON", "entry_for", "inflected", "lookup", "transitive_verbs", "words"]
+
+
+def _named_cues() -> dict[tuple[str, str], str]:
+    senses: dict[tuple[str, str], set[str]] = {}
+    for word, sense, _, cues in read_sense_cues(SENSE_CUES.read_text(encoding="utf-8")):
+        for cue in cues:
+            senses.setdefault((word, cue), set()).add(sense)
+    return {pair: next(iter(s)) for pair, s in senses.items() if len(s) == 1}
+
+
+NAMED_CUES = _named_cues()
+
+
+def named_sense(word: str, cue: str) -> str | None:
+    """The sense of ambiguous ``word`` that sense_cues.txt names ``cue`` (or the word it is a form of) as
+    settling, or None."""
+    entry = lookup(word)
+    lemma = entry.lemma if entry is not None and entry.lemma else normalise(word)
+    key = normalise(cue)
+    cue_entry = lookup(key)
+    for form in (key, cue_entry.lemma if cue_entry is not None else key, *(s for s, _ in stems(key))):
+        sense = NAMED_CUES.get((lemma, form))
+        if sense is not None:
+            return sense
+    return None

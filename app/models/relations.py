@@ -4,7 +4,8 @@ Three relations are read off any sentence by explicit rules over the lexicon:
 
 * **meaning**: an ambiguous word (bank, bat, spring, ...) and the word that settles its sense point at each
   other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
-  side topic (fish evokes water and food besides animal). The strongest cue wins (``cue_strength``): a noun
+  side topic (fish evokes water and food besides animal), or a word sense_cues.txt names for that very
+  sense (lake, for bass the fish). The strongest cue wins (``cue_strength``): a noun
   over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous verb takes
   its object first when the object settles its sense. An ambiguous adjective takes the noun it describes,
   whatever that noun evokes: what it is said of settles its sense ("the guide was warm", "the sea was
@@ -39,7 +40,7 @@ from numpy.typing import NDArray
 
 from app.models.grammar import parse
 from app.models.grammar.reading import read
-from app.models.lexicon import inflected, lookup
+from app.models.lexicon import inflected, lookup, named_sense
 from app.models.lexicon_entries import POS_TAGS
 
 D_MODEL = 48
@@ -89,6 +90,9 @@ CONTENT_POS = frozenset({"noun", "verb", "adj"})
 # MAIN_TOPIC, on a side topic SIDE_TOPIC, and a noun adds NOUN_CUE, so that a noun evoking the sense on the
 # side (cave, for bat the animal) outranks a verb of the sense itself (flew).
 MAIN_TOPIC, SIDE_TOPIC, NOUN_CUE = 1.0, 0.5, 1.0
+# A word sense_cues.txt names for this very word's sense (lake, for bass the fish) settles it between a word
+# of the sense's own field and one that has the sense as a side topic.
+NAMED_CUE = 0.75
 
 
 @dataclass(frozen=True)
@@ -192,6 +196,9 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
             for j, evoked, pos in evoking
             if (strength := _strength(evoked, pos, senses)) is not None
         }
+        for j, c in enumerate(tokens):  # a word named for this word's sense, whatever its own field
+            if c.tag in CONTENT_POS and not c.ambiguous and named_sense(tokens[i].text, c.text) in senses:
+                strengths[j] = max(strengths.get(j, 0.0), NAMED_CUE + (NOUN_CUE if c.tag == "noun" else 0.0))
         ranked = [
             ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
             for j, strength in strengths.items()

@@ -151,6 +151,14 @@ def test_a_noun_of_no_field_settles_a_sense_it_calls_to_mind() -> None:
     assert np.linalg.norm(field_code(word_token("guitar"), codes)) == pytest.approx(1.0)
 
 
+def test_a_word_named_for_this_words_sense_settles_it_whatever_its_own_field() -> None:
+    """sense_cues.txt names "lake" for bass the fish and "lock" for key the tool; a lake is water and a lock
+    evokes no field, yet each settles its word, more weakly than a word of the sense's own field."""
+    assert ("bass", "lake") in pairs("there was a big bass near the lake", "meaning")
+    assert ("key", "lock") in pairs("the key was still in the lock", "meaning")
+    assert ("bass", "guitar") in pairs("the bass by the lake was louder than the guitar", "meaning")
+
+
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
     grammar = pairs("the bank by the lake was steep", "grammar")
     assert ("bank", "was") in grammar and ("was", "bank") in grammar
