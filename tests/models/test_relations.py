@@ -159,6 +159,12 @@ def test_a_word_named_for_this_words_sense_settles_it_whatever_its_own_field() -
     assert ("bass", "guitar") in pairs("the bass by the lake was louder than the guitar", "meaning")
 
 
+def test_the_plural_of_an_ambiguous_noun_is_ambiguous_too() -> None:
+    """A cue list naming "laps" for a race made it a plain sport noun: it is lap's plural: both senses."""
+    assert word_token("laps").fields == word_token("lap").fields
+    assert ("laps", "cyclists") in pairs("the cyclists rode six laps around the park", "meaning")
+
+
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
     grammar = pairs("the bank by the lake was steep", "grammar")
     assert ("bank", "was") in grammar and ("was", "bank") in grammar
