@@ -184,7 +184,10 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
     # the noun right before a noun that names its kind ("car" in "the car plant"), as the rules tagged them
     kind_of = {k: j for j, k in links if k == j + 1 and tokens[j].tag == tokens[k].tag == "noun"}
-    evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
+    # each word's fields, once; a noun the sentence uses as a verb is a verb there ("the club welcomes ...")
+    evoking = [
+        (j, e, c.pos if c.tag in ("", "noun") else c.tag) for j, c in enumerate(tokens) if (e := c.evokes())
+    ]
     cues = []
     for i in ambiguous:
         if i in said_of:

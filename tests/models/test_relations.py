@@ -1,5 +1,6 @@
 """The rules that find the three relations, and the input numbers built from them."""
 
+import dataclasses
 import hashlib
 
 import numpy as np
@@ -163,6 +164,15 @@ def test_the_plural_of_an_ambiguous_noun_is_ambiguous_too() -> None:
     """A cue list naming "laps" for a race made it a plain sport noun: it is lap's plural: both senses."""
     assert word_token("laps").fields == word_token("lap").fields
     assert ("laps", "cyclists") in pairs("the cyclists rode six laps around the park", "meaning")
+
+
+def test_a_noun_the_sentence_uses_as_a_verb_settles_a_sense_as_a_verb_does() -> None:
+    """ "lifts" listed as a noun, read as the verb of "the crane lifts beams" is only as strong as a verb."""
+    crane = Token("crane", True, "noun", ("animal", "tool"), "noun")
+    lifts = Token("lifts", True, "noun", ("tool",), "verb")
+    beams = Token("beams", True, "noun", ("tool",), "noun")
+    assert sense_cues((crane, lifts, beams)) == [(0, 2)]
+    assert sense_cues((crane, dataclasses.replace(lifts, tag="noun"), beams)) == [(0, 1)]
 
 
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
