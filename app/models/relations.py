@@ -167,7 +167,8 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     subject does) first when the object settles its sense: "we rowed the boat across the lake" is about the
     boat. Otherwise, and for nouns and an adjective describing no noun, the word that settles the sense most
     strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier. An
+    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the later, the one a
+    reader meets after the word ("the collar on my shirt" in "the tailor said the collar on my shirt ..."). An
     ambiguous noun that no word settles takes the noun right before it that modifies it, which names its
     kind: "the car plant closed", "the garden gate was locked"."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
@@ -203,11 +204,11 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
             if c.tag in CONTENT_POS and not c.ambiguous and named_sense(tokens[i].text, c.text) in senses:
                 strengths[j] = max(strengths.get(j, 0.0), NAMED_CUE + (NOUN_CUE if c.tag == "noun" else 0.0))
         ranked = [
-            ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
+            ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), j)
             for j, strength in strengths.items()
         ]
         if ranked:
-            cues.append((i, -max(ranked)[4]))
+            cues.append((i, max(ranked)[4]))
         elif i in kind_of and tokens[i].pos == "noun":
             cues.append((i, kind_of[i]))
     return cues

@@ -86,8 +86,9 @@ def test_the_strongest_cue_wins_then_the_nearest() -> None:
     assert cue_strength(word_token("the"), bank) is None and cue_strength(loan, bank) == cue_strength(
         river, bank
     )
-    # two equally strong cues: the nearer one
+    # two equally strong cues: the nearer one; of two as near, the one after the word
     assert ("bank", "lake") in pairs("the river by the lake bank was steep", "meaning")
+    assert ("bank", "pond") in pairs("a lake by the bank near a pond", "meaning")
 
 
 def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it() -> None:
