@@ -176,6 +176,12 @@ def test_a_noun_the_sentence_uses_as_a_verb_settles_a_sense_as_a_verb_does() -> 
     assert sense_cues((crane, dataclasses.replace(lifts, tag="noun"), beams)) == [(0, 1)]
 
 
+def test_everyday_foods_settle_a_food_sense() -> None:
+    """Baked and cooked foods people name every day (bagel, lasagne, loaf) are food words."""
+    assert ("jam", "bagel") in pairs("can i have some jam on my bagel", "meaning")
+    assert ("dish", "lasagne") in pairs("put the lasagne in a deep dish", "meaning")
+
+
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
     grammar = pairs("the bank by the lake was steep", "grammar")
     assert ("bank", "was") in grammar and ("was", "bank") in grammar
