@@ -182,6 +182,18 @@ def test_everyday_foods_settle_a_food_sense() -> None:
     assert ("dish", "lasagne") in pairs("put the lasagne in a deep dish", "meaning")
 
 
+@pytest.mark.parametrize(
+    ("sentence", "word", "cue"),
+    [
+        ("how should i treat a wasp sting", "treat", "sting"),
+        ("what date is the next meeting", "date", "meeting"),
+        ("the screen showed the slides from her talk", "screen", "slides"),
+    ],
+)
+def test_everyday_neighbours_in_the_cue_lists_settle_a_sense(sentence: str, word: str, cue: str) -> None:
+    assert set(pairs(sentence, "meaning")) == {(word, cue), (cue, word)}
+
+
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
     grammar = pairs("the bank by the lake was steep", "grammar")
     assert ("bank", "was") in grammar and ("was", "bank") in grammar
