@@ -166,7 +166,8 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     weather). An ambiguous verb takes its object (a noun after it that points at it, and not back as a
     subject does) first when the object settles its sense: "we rowed the boat across the lake" is about the
     boat. Otherwise, and for nouns and an adjective describing no noun, the word that settles the sense most
-    strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
+    strongly (``cue_strength``); of two equally strong, one sense_cues.txt names for this very word
+    (squarely its topic, not merely of its field), then the head of a noun phrase over the noun modifying it
     ("steel beams": beams, where both evoke the sense alike), then the nearer, then the later, the one a
     reader meets after the word ("the collar on my shirt" in "the tailor said the collar on my shirt ..."). An
     ambiguous noun that no word settles takes the noun right before it that modifies it, which names its
@@ -200,15 +201,24 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
             for j, evoked, pos in evoking
             if (strength := _strength(evoked, pos, senses)) is not None
         }
-        for j, c in enumerate(tokens):  # a word named for this word's sense, whatever its own field
+        named = set()  # words named for this word's sense, whatever their own field: squarely its topic
+        for j, c in enumerate(tokens):
             if c.tag in CONTENT_POS and not c.ambiguous and named_sense(tokens[i].text, c.text) in senses:
+                named.add(j)
                 strengths[j] = max(strengths.get(j, 0.0), NAMED_CUE + (NOUN_CUE if c.tag == "noun" else 0.0))
         ranked = [
-            ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), j)
+            (
+                (i, j) in objects,
+                strength,
+                j in named,
+                strengths.get(modifies.get(j, -1)) != strength,
+                -abs(j - i),
+                j,
+            )
             for j, strength in strengths.items()
         ]
         if ranked:
-            cues.append((i, max(ranked)[4]))
+            cues.append((i, max(ranked)[-1]))
         elif i in kind_of and tokens[i].pos == "noun":
             cues.append((i, kind_of[i]))
     return cues

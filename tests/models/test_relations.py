@@ -87,17 +87,17 @@ def test_the_strongest_cue_wins_then_the_nearest() -> None:
         river, bank
     )
     # two equally strong cues: the nearer one; of two as near, the one after the word
-    assert ("bank", "lake") in pairs("the river by the lake bank was steep", "meaning")
+    assert ("bank", "river") in pairs("the stream by the river bank was steep", "meaning")
     assert ("bank", "pond") in pairs("a lake by the bank near a pond", "meaning")
 
 
 def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it() -> None:
     field = ("tool",)
-    steel, beams = (Token(w, True, "noun", field, "noun") for w in ("steel", "beams"))
+    zinc, girders = (Token(w, True, "noun", field, "noun") for w in ("zinc", "girders"))
     crane = Token("crane", True, "noun", ("animal", "tool"), "noun")
     lifted = Token("lifted", True, "verb", (), "verb")
-    tokens = (crane, lifted, steel, beams)
-    grammar = [(0, 1), (1, 0), (2, 3), (3, 1)]  # steel -> beams, beams -> lifted
+    tokens = (crane, lifted, zinc, girders)
+    grammar = [(0, 1), (1, 0), (2, 3), (3, 1)]  # zinc -> girders, girders -> lifted
     assert sense_cues(tokens, grammar) == [(0, 3)]
     assert sense_cues(tokens, []) == [(0, 2)]  # without the phrase, the nearer
 
@@ -192,6 +192,11 @@ def test_everyday_foods_settle_a_food_sense() -> None:
 )
 def test_everyday_neighbours_in_the_cue_lists_settle_a_sense(sentence: str, word: str, cue: str) -> None:
     assert set(pairs(sentence, "meaning")) == {(word, cue), (cue, word)}
+
+
+def test_of_two_equal_cues_one_named_for_the_word_wins() -> None:
+    """A jar and a fridge are both food and as near, but people name the jar for jam: squarely its topic."""
+    assert ("jam", "jar") in pairs("she left a jar and the jam in the fridge", "meaning")
 
 
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
