@@ -144,12 +144,22 @@ class Analysis:
     targets: dict[str, list[tuple[int, int]]]
 
 
-def cue_strength(cue: Token, senses: tuple[str, ...]) -> float | None:
+def cue_strength(cue: Token, senses: tuple[str, ...], word: str = "") -> float | None:
     """How strongly ``cue`` settles a word whose two senses are ``senses``: the weight with which it evokes
     the sense it evokes more strongly (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it
     evokes neither sense, or both equally (then it settles nothing). A phone is technology first, so it
-    settles "charge" though a phone bill makes it call money to mind too."""
-    return _strength(cue.evokes(), cue.pos, senses)
+    settles "charge" though a phone bill makes it call money to mind too. A noun the sentence uses as a verb
+    is a verb there ("the club welcomes ..."). Given the ambiguous ``word``, a cue sense_cues.txt names for
+    one of its senses (``named_cue``) settles it at least at NAMED_CUE (plus NOUN_CUE for a noun)."""
+    strength = _strength(cue.evokes(), cue.pos if cue.tag in ("", "noun") else cue.tag, senses)
+    if word and named_cue(cue, senses, word):
+        strength = max(strength or 0.0, NAMED_CUE + (NOUN_CUE if cue.tag == "noun" else 0.0))
+    return strength
+
+
+def named_cue(cue: Token, senses: tuple[str, ...], word: str) -> bool:
+    """Whether sense_cues.txt names ``cue``, a content word of one field or none, for a sense of ``word``."""
+    return cue.tag in CONTENT_POS and not cue.ambiguous and named_sense(word, cue.text) in senses
 
 
 def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> float | None:
@@ -187,25 +197,18 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     # the noun right before a noun that names its kind ("car" in "the car plant"), as the rules tagged them
     kind_of = {k: j for j, k in links if k == j + 1 and tokens[j].tag == tokens[k].tag == "noun"}
     # each word's fields, once; a noun the sentence uses as a verb is a verb there ("the club welcomes ...")
-    evoking = [
-        (j, e, c.pos if c.tag in ("", "noun") else c.tag) for j, c in enumerate(tokens) if (e := c.evokes())
-    ]
     cues = []
     for i in ambiguous:
         if i in said_of:
             cues.append((i, said_of[i]))
             continue
-        senses = tokens[i].fields
+        senses, word = tokens[i].fields, tokens[i].text
         strengths = {
             j: strength
-            for j, evoked, pos in evoking
-            if (strength := _strength(evoked, pos, senses)) is not None
+            for j, c in enumerate(tokens)
+            if (strength := cue_strength(c, senses, word)) is not None
         }
-        named = set()  # words named for this word's sense, whatever their own field: squarely its topic
-        for j, c in enumerate(tokens):
-            if c.tag in CONTENT_POS and not c.ambiguous and named_sense(tokens[i].text, c.text) in senses:
-                named.add(j)
-                strengths[j] = max(strengths.get(j, 0.0), NAMED_CUE + (NOUN_CUE if c.tag == "noun" else 0.0))
+        named = {j for j in strengths if named_cue(tokens[j], senses, word)}  # squarely this word's topic
         ranked = [
             (
                 (i, j) in objects,
