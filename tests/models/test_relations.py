@@ -189,6 +189,7 @@ def test_everyday_foods_settle_a_food_sense() -> None:
         ("what date is the next meeting", "date", "meeting"),
         ("the screen showed the slides from her talk", "screen", "slides"),
         ("he rubbed the bruise between his temple and his cheek", "temple", "cheek"),
+        ("they keep petrol at the station for the car", "station", "petrol"),  # squarely a petrol station
     ],
 )
 def test_everyday_neighbours_in_the_cue_lists_settle_a_sense(sentence: str, word: str, cue: str) -> None:
