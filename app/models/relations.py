@@ -5,13 +5,13 @@ Three relations are read off any sentence by explicit rules over the lexicon:
 * **meaning**: an ambiguous word (bank, bat, spring, ...) and the word that settles its sense point at each
   other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
   side topic (fish evokes water and food besides animal), or a word sense_cues.txt names for that very
-  sense (lake, for bass the fish). The strongest cue wins (``cue_strength``): a noun
-  over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous verb takes
-  its object first when the object settles its sense. An ambiguous adjective takes the noun it describes,
-  whatever that noun evokes: what it is said of settles its sense ("the guide was warm", "the sea was
-  warm"). An ambiguous noun that nothing settles takes the noun modifying it, which names its kind ("the
-  car plant"). In "the bat flew out of the cave", bat <-> cave, not the verb flew; in "we rowed the boat
-  across the lake", rowed <-> boat;
+  sense (lake, for bass the fish). The strongest cue wins (``cue_strength``): a noun over a verb or
+  adjective; a word's own field over a named word over a side topic; of equal strength a named word, then
+  the nearest, then the later. An ambiguous verb takes its object first when the object settles its
+  sense. An ambiguous adjective takes the noun it describes, whatever that noun evokes: what it is said of
+  settles its sense ("the guide was warm", "the sea was warm"). An ambiguous noun that nothing settles takes
+  the noun modifying it, which names its kind ("the car plant"). In "the bat flew out of the cave", bat <->
+  cave, not the verb flew; in "we rowed the boat across the lake", rowed <-> boat;
 * **grammar**: every word points at its grammatical partner(s), by the conventions of the rule parser,
   app/models/grammar/ (in "the river bank was steep": the -> bank, river -> bank, bank <-> was, steep ->
   bank);
