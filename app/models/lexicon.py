@@ -25,7 +25,8 @@ The data is plain text in ``lexicon.toml`` beside this module:
   them the plurals of the ambiguous nouns ([everyday.ambiguous]), which take both senses of their singular.
 
 Beside it, ``sense_cues.txt`` lists for each sense of each ambiguous word the words a person names as settling
-it, written by hand from the senses alone (``_add_sense_cues`` says how they enter the table).
+it, written by hand from the senses alone (``_add_sense_cues`` says how they enter the table; ``named_sense``
+which sense a list names a word for).
 
 Everything is expanded into ``Entry`` records once, at import, and checked (one entry per word, known tags
 and fields, plural nouns whose singular exists, well-formed side topics) so that a typo fails loudly instead
@@ -413,4 +414,30 @@ def transitive_verbs(field: str | None = None, tense: str = "past") -> tuple[str
     return tuple(w for w in words("verb", field=field, tense=tense) if LEXICON[w].transitive)
 
 
-__all__ = ["LEXICON", "entry_for", "inflected", "lookup", "transitive_verbs", "words"]
+def _named_cues() -> dict[tuple[str, str], str]:
+    """(ambiguous word, cue) -> the one sense sense_cues.txt names the cue for (none if named for both)."""
+    senses: dict[tuple[str, str], set[str]] = {}
+    for word, sense, _, cues in read_sense_cues(SENSE_CUES.read_text(encoding="utf-8")):
+        for cue in cues:
+            senses.setdefault((word, cue), set()).add(sense)
+    return {pair: next(iter(s)) for pair, s in senses.items() if len(s) == 1}
+
+
+NAMED_CUES = _named_cues()
+
+
+def named_sense(word: str, cue: str) -> str | None:
+    """The sense of ambiguous ``word`` that sense_cues.txt names ``cue`` (or the word it is a form of) as
+    settling, or None."""
+    entry = lookup(word)
+    lemma = entry.lemma if entry is not None and entry.lemma else normalise(word)
+    key = normalise(cue)
+    cue_entry = lookup(key)
+    for form in (key, cue_entry.lemma if cue_entry is not None else key, *(s for s, _ in stems(key))):
+        sense = NAMED_CUES.get((lemma, form))
+        if sense is not None:
+            return sense
+    return None
+
+
+__all__ = ["LEXICON", "entry_for", "inflected", "lookup", "named_sense", "transitive_verbs", "words"]

@@ -4,13 +4,14 @@ Three relations are read off any sentence by explicit rules over the lexicon:
 
 * **meaning**: an ambiguous word (bank, bat, spring, ...) and the word that settles its sense point at each
   other. A word settles a sense when it evokes that sense's field and not the other's: its own field, or a
-  side topic (fish evokes water and food besides animal). The strongest cue wins (``cue_strength``): a noun
-  over a verb or adjective, a word's own field over a side topic, then the nearest; an ambiguous verb takes
-  its object first when the object settles its sense. An ambiguous adjective takes the noun it describes,
-  whatever that noun evokes: what it is said of settles its sense ("the guide was warm", "the sea was
-  warm"). An ambiguous noun that nothing settles takes the noun modifying it, which names its kind ("the
-  car plant"). In "the bat flew out of the cave", bat <-> cave, not the verb flew; in "we rowed the boat
-  across the lake", rowed <-> boat;
+  side topic (fish evokes water and food besides animal), or a word sense_cues.txt names for that very
+  sense (lake, for bass the fish). The strongest cue wins (``cue_strength``): a noun over a verb or
+  adjective; a word's own field over a named word over a side topic; of equal strength a named word, then
+  the nearest, then the later. An ambiguous verb takes its object first when the object settles its
+  sense. An ambiguous adjective takes the noun it describes, whatever that noun evokes: what it is said of
+  settles its sense ("the guide was warm", "the sea was warm"). An ambiguous noun that nothing settles takes
+  the noun modifying it, which names its kind ("the car plant"). In "the bat flew out of the cave", bat <->
+  cave, not the verb flew; in "we rowed the boat across the lake", rowed <-> boat;
 * **grammar**: every word points at its grammatical partner(s), by the conventions of the rule parser,
   app/models/grammar/ (in "the river bank was steep": the -> bank, river -> bank, bank <-> was, steep ->
   bank);
@@ -39,7 +40,7 @@ from numpy.typing import NDArray
 
 from app.models.grammar import parse
 from app.models.grammar.reading import read
-from app.models.lexicon import inflected, lookup
+from app.models.lexicon import inflected, lookup, named_sense
 from app.models.lexicon_entries import POS_TAGS
 
 D_MODEL = 48
@@ -89,6 +90,9 @@ CONTENT_POS = frozenset({"noun", "verb", "adj"})
 # MAIN_TOPIC, on a side topic SIDE_TOPIC, and a noun adds NOUN_CUE, so that a noun evoking the sense on the
 # side (cave, for bat the animal) outranks a verb of the sense itself (flew).
 MAIN_TOPIC, SIDE_TOPIC, NOUN_CUE = 1.0, 0.5, 1.0
+# A word sense_cues.txt names for this very word's sense (lake, for bass the fish) settles it between a word
+# of the sense's own field and one that has the sense as a side topic.
+NAMED_CUE = 0.75
 
 
 @dataclass(frozen=True)
@@ -140,12 +144,22 @@ class Analysis:
     targets: dict[str, list[tuple[int, int]]]
 
 
-def cue_strength(cue: Token, senses: tuple[str, ...]) -> float | None:
+def cue_strength(cue: Token, senses: tuple[str, ...], word: str = "") -> float | None:
     """How strongly ``cue`` settles a word whose two senses are ``senses``: the weight with which it evokes
     the sense it evokes more strongly (MAIN_TOPIC or SIDE_TOPIC), plus NOUN_CUE for a noun; None when it
     evokes neither sense, or both equally (then it settles nothing). A phone is technology first, so it
-    settles "charge" though a phone bill makes it call money to mind too."""
-    return _strength(cue.evokes(), cue.pos, senses)
+    settles "charge" though a phone bill makes it call money to mind too. A noun the sentence uses as a verb
+    is a verb there ("the club welcomes ..."). Given the ambiguous ``word``, a cue sense_cues.txt names for
+    one of its senses (``named_cue``) settles it at least at NAMED_CUE (plus NOUN_CUE for a noun)."""
+    strength = _strength(cue.evokes(), cue.pos if cue.tag in ("", "noun") else cue.tag, senses)
+    if word and named_cue(cue, senses, word):
+        strength = max(strength or 0.0, NAMED_CUE + (NOUN_CUE if cue.tag == "noun" else 0.0))
+    return strength
+
+
+def named_cue(cue: Token, senses: tuple[str, ...], word: str) -> bool:
+    """Whether sense_cues.txt names ``cue``, a content word of one field or none, for a sense of ``word``."""
+    return cue.tag in CONTENT_POS and not cue.ambiguous and named_sense(word, cue.text) in senses
 
 
 def _strength(evoked: dict[str, float], pos: str, senses: tuple[str, ...]) -> float | None:
@@ -162,8 +176,10 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     weather). An ambiguous verb takes its object (a noun after it that points at it, and not back as a
     subject does) first when the object settles its sense: "we rowed the boat across the lake" is about the
     boat. Otherwise, and for nouns and an adjective describing no noun, the word that settles the sense most
-    strongly (``cue_strength``); of two equally strong, the head of a noun phrase over the noun modifying it
-    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the earlier. An
+    strongly (``cue_strength``); of two equally strong, one sense_cues.txt names for this very word
+    (squarely its topic, not merely of its field), then the head of a noun phrase over the noun modifying it
+    ("steel beams": beams, where both evoke the sense alike), then the nearer, then the later, the one a
+    reader meets after the word ("the collar on my shirt" in "the tailor said the collar on my shirt ..."). An
     ambiguous noun that no word settles takes the noun right before it that modifies it, which names its
     kind: "the car plant closed", "the garden gate was locked"."""
     ambiguous = [i for i, t in enumerate(tokens) if t.ambiguous]
@@ -180,24 +196,32 @@ def sense_cues(tokens: tuple[Token, ...], grammar: Sequence[tuple[int, int]] = (
     modifies = {j: k for j, k in grammar if tokens[j].pos == tokens[k].pos == "noun" and k == j + 1}
     # the noun right before a noun that names its kind ("car" in "the car plant"), as the rules tagged them
     kind_of = {k: j for j, k in links if k == j + 1 and tokens[j].tag == tokens[k].tag == "noun"}
-    evoking = [(j, e, c.pos) for j, c in enumerate(tokens) if (e := c.evokes())]  # each word's fields, once
+    # each word's fields, once; a noun the sentence uses as a verb is a verb there ("the club welcomes ...")
     cues = []
     for i in ambiguous:
         if i in said_of:
             cues.append((i, said_of[i]))
             continue
-        senses = tokens[i].fields
+        senses, word = tokens[i].fields, tokens[i].text
         strengths = {
             j: strength
-            for j, evoked, pos in evoking
-            if (strength := _strength(evoked, pos, senses)) is not None
+            for j, c in enumerate(tokens)
+            if (strength := cue_strength(c, senses, word)) is not None
         }
+        named = {j for j in strengths if named_cue(tokens[j], senses, word)}  # squarely this word's topic
         ranked = [
-            ((i, j) in objects, strength, strengths.get(modifies.get(j, -1)) != strength, -abs(j - i), -j)
+            (
+                (i, j) in objects,
+                strength,
+                j in named,
+                strengths.get(modifies.get(j, -1)) != strength,
+                -abs(j - i),
+                j,
+            )
             for j, strength in strengths.items()
         ]
         if ranked:
-            cues.append((i, -max(ranked)[4]))
+            cues.append((i, max(ranked)[-1]))
         elif i in kind_of and tokens[i].pos == "noun":
             cues.append((i, kind_of[i]))
     return cues

@@ -12,7 +12,7 @@ from app.core.attention import multi_head_attention
 from app.core.borrowing import BORROWED, Claims, borrowing
 from app.core.masks import MASK_MODES
 from app.models.heads import VALID_HEADS, RelationHeads
-from app.models.relations import Token, analyse, cue_strength, features, sense_cues
+from app.models.relations import Token, analyse, cue_strength, features, named_cue, sense_cues
 from training.relation_corpus import training_sentences
 
 UNKNOWN = ["glorpy", "zibbets", "snurfling", "Zorblat", "flarbs", "crumbly", "doesn't", "they're"]
@@ -46,10 +46,11 @@ def sentences() -> list[list[str]]:
 
 def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int) -> int | None:
     """Word i's cue found by hand: an adjective's described noun (the nearer of two), whatever it evokes;
-    otherwise a walk outwards from i, left before right, that keeps the first word of the highest strength
-    it meets, a verb's object counting above every other word and a noun modifying the next word (a noun as
-    strong a cue) below it; failing that, for a noun, the noun right before it that modifies it."""
-    senses = tokens[i].fields
+    otherwise a walk outwards from i, right before left, that keeps the first word of the highest strength
+    it meets, a verb's object counting above every other word, then a word the cue lists name for word i,
+    and a noun modifying the next word (a noun as strong a cue) below it; failing that, for a noun, the noun
+    right before it that modifies it."""
+    senses, word = tokens[i].fields, tokens[i].text
     if tokens[i].pos == "adj":
         described = [j for a, j in grammar if a == i and tokens[j].tag == "noun"]
         if described:
@@ -62,7 +63,7 @@ def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int
             and tokens[j].pos == "noun"
             and k < len(tokens)
             and tokens[k].pos == "noun"
-            and cue_strength(tokens[k], senses) == cue_strength(tokens[j], senses)
+            and cue_strength(tokens[k], senses, word) == cue_strength(tokens[j], senses, word)
         )
 
     def is_object(j: int) -> bool:
@@ -74,12 +75,13 @@ def walked_cue(tokens: tuple[Token, ...], grammar: list[tuple[int, int]], i: int
             and (i, j) not in grammar
         )
 
-    best, best_key = None, (False, -1.0, False)
+    best, best_key = None, (False, -1.0, False, False)
     for d in range(1, len(tokens)):
-        for j in (i - d, i + d):
+        for j in (i + d, i - d):
             if 0 <= j < len(tokens):
-                strength = cue_strength(tokens[j], senses)
-                key = (is_object(j), strength or 0.0, not modifies_an_equal(j))
+                strength = cue_strength(tokens[j], senses, word)
+                named = named_cue(tokens[j], senses, word)
+                key = (is_object(j), strength or 0.0, named, not modifies_an_equal(j))
                 if strength is not None and key > best_key:
                     best, best_key = j, key
     kind = i - 1

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from app.models import lexicon, lexicon_entries
-from app.models.lexicon import LEXICON, entry_for, lookup, transitive_verbs, words
+from app.models.lexicon import LEXICON, entry_for, lookup, named_sense, transitive_verbs, words
 from app.models.lexicon_entries import CONTENT_POS, FIELDS, POS_TAGS, Entry, guess_pos
 
 # fmt: off
@@ -580,3 +580,11 @@ def test_a_participle_is_left_to_the_analysis() -> None:
 def test_a_bad_sense_cue_line_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown tag"):
         lexicon_entries.read_sense_cues("bat | animal | x: cave")
+
+
+def test_named_sense_reads_the_cue_lists_through_word_forms() -> None:
+    """Which sense of an ambiguous word the cue lists name a word for, through plurals and verb forms."""
+    assert named_sense("bass", "lake") == "animal" and named_sense("bass", "guitar") == "music"
+    assert named_sense("bats", "caves") == "animal"
+    assert named_sense("treated", "doctors") == "body"
+    assert named_sense("bass", "banana") is None

@@ -1,5 +1,6 @@
 """The rules that find the three relations, and the input numbers built from them."""
 
+import dataclasses
 import hashlib
 
 import numpy as np
@@ -85,17 +86,18 @@ def test_the_strongest_cue_wins_then_the_nearest() -> None:
     assert cue_strength(word_token("the"), bank) is None and cue_strength(loan, bank) == cue_strength(
         river, bank
     )
-    # two equally strong cues: the nearer one
-    assert ("bank", "lake") in pairs("the river by the lake bank was steep", "meaning")
+    # two equally strong cues: the nearer one; of two as near, the one after the word
+    assert ("bank", "river") in pairs("the stream by the river bank was steep", "meaning")
+    assert ("bank", "pond") in pairs("a lake by the bank near a pond", "meaning")
 
 
 def test_of_two_equal_cues_the_head_of_a_phrase_wins_over_the_noun_modifying_it() -> None:
     field = ("tool",)
-    steel, beams = (Token(w, True, "noun", field, "noun") for w in ("steel", "beams"))
+    zinc, girders = (Token(w, True, "noun", field, "noun") for w in ("zinc", "girders"))
     crane = Token("crane", True, "noun", ("animal", "tool"), "noun")
     lifted = Token("lifted", True, "verb", (), "verb")
-    tokens = (crane, lifted, steel, beams)
-    grammar = [(0, 1), (1, 0), (2, 3), (3, 1)]  # steel -> beams, beams -> lifted
+    tokens = (crane, lifted, zinc, girders)
+    grammar = [(0, 1), (1, 0), (2, 3), (3, 1)]  # zinc -> girders, girders -> lifted
     assert sense_cues(tokens, grammar) == [(0, 3)]
     assert sense_cues(tokens, []) == [(0, 2)]  # without the phrase, the nearer
 
@@ -149,6 +151,54 @@ def test_a_noun_of_no_field_settles_a_sense_it_calls_to_mind() -> None:
     codes = spread_field_codes(FIELDS)  # the layer sees it fainter than a word of the field
     assert np.linalg.norm(field_code(voice, codes)) == pytest.approx(SIDE_TOPIC)
     assert np.linalg.norm(field_code(word_token("guitar"), codes)) == pytest.approx(1.0)
+
+
+def test_a_word_named_for_this_words_sense_settles_it_whatever_its_own_field() -> None:
+    """sense_cues.txt names "lake" for bass the fish and "lock" for key the tool; a lake is water and a lock
+    evokes no field, yet each settles its word, more weakly than a word of the sense's own field."""
+    assert ("bass", "lake") in pairs("there was a big bass near the lake", "meaning")
+    assert ("key", "lock") in pairs("the key was still in the lock", "meaning")
+    assert ("bass", "guitar") in pairs("the bass by the lake was louder than the guitar", "meaning")
+
+
+def test_the_plural_of_an_ambiguous_noun_is_ambiguous_too() -> None:
+    """A cue list naming "laps" for a race made it a plain sport noun: it is lap's plural: both senses."""
+    assert word_token("laps").fields == word_token("lap").fields
+    assert ("laps", "cyclists") in pairs("the cyclists rode six laps around the park", "meaning")
+
+
+def test_a_noun_the_sentence_uses_as_a_verb_settles_a_sense_as_a_verb_does() -> None:
+    """ "lifts" listed as a noun, read as the verb of "the crane lifts beams" is only as strong as a verb."""
+    crane = Token("crane", True, "noun", ("animal", "tool"), "noun")
+    lifts = Token("lifts", True, "noun", ("tool",), "verb")
+    beams = Token("beams", True, "noun", ("tool",), "noun")
+    assert sense_cues((crane, lifts, beams)) == [(0, 2)]
+    assert sense_cues((crane, dataclasses.replace(lifts, tag="noun"), beams)) == [(0, 1)]
+
+
+def test_everyday_foods_settle_a_food_sense() -> None:
+    """Baked and cooked foods people name every day (bagel, lasagne, loaf) are food words."""
+    assert ("jam", "bagel") in pairs("can i have some jam on my bagel", "meaning")
+    assert ("dish", "lasagne") in pairs("put the lasagne in a deep dish", "meaning")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "word", "cue"),
+    [
+        ("how should i treat a wasp sting", "treat", "sting"),
+        ("what date is the next meeting", "date", "meeting"),
+        ("the screen showed the slides from her talk", "screen", "slides"),
+        ("he rubbed the bruise between his temple and his cheek", "temple", "cheek"),
+        ("they keep petrol at the station for the car", "station", "petrol"),  # squarely a petrol station
+    ],
+)
+def test_everyday_neighbours_in_the_cue_lists_settle_a_sense(sentence: str, word: str, cue: str) -> None:
+    assert set(pairs(sentence, "meaning")) == {(word, cue), (cue, word)}
+
+
+def test_of_two_equal_cues_one_named_for_the_word_wins() -> None:
+    """A jar and a fridge are both food and as near, but people name the jar for jam: squarely its topic."""
+    assert ("jam", "jar") in pairs("she left a jar and the jam in the fridge", "meaning")
 
 
 def test_the_subject_is_the_first_noun_phrase_outside_a_prepositional_phrase() -> None:
