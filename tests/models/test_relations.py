@@ -469,3 +469,10 @@ def test_the_training_grammar_gets_the_analysis_its_weights_were_trained_on() ->
         tokens = [(t.pos, t.fields, t.known) for t in a.tokens]
         h.update(repr((tokens, a.subject, a.verb, sorted(a.targets.items()))).encode())
     assert h.hexdigest() == "87aa397be1d084b11f09da1f505cdf866ac4efba7f004a83efb2e9328bed3efd"
+
+
+def test_a_noun_that_can_be_a_verb_is_the_verb_of_a_clause_that_has_none() -> None:
+    found = partners("the village dogs bark at anyone who knocks")  # a relative clause's verb comes later
+    assert found["dogs"] == {"bark"} and found["village"] == {"dogs"}
+    found = partners("our morning bus to the airport leaves at seven")  # the -s form of "leave"
+    assert found["bus"] == {"leaves"} and found["to"] == {"airport"}

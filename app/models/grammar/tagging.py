@@ -23,7 +23,7 @@ from app.models.grammar.place import (
     Place,
 )
 from app.models.grammar.reading import Reading, can_be, nominal, read
-from app.models.lexicon import LEXICON
+from app.models.grammar.verbs import opens_a_clause, verb_of_a_verbless_clause
 
 # ---------------------------------------------------------------------------------------------------------
 # A known word: the first rule that applies gives its (part of speech, role); none keeps the lexicon's.
@@ -366,28 +366,10 @@ def _guess_from_neighbours(w: Place) -> str:
     return r.pos
 
 
-def _opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: int) -> bool:
-    """Is word i, a plural noun by the lexicon, the verb of a clause opened by a conjunction or by after,
-    before, until or since, whose subject is the noun phrase between ("after my meeting ends": ends)? It must
-    end in -s on the plain form of a verb ("end" can be a verb), and the phrase open with a determiner and
-    hold only adjectives, numbers and nouns besides."""
-    key = reads[i].key
-    stems = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],) if key.endswith("s") else ()
-    if not any(
-        (stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems
-    ):
-        return False
-    q = i - 1
-    while q >= 0 and pos[q] in ("det", "adj", "num", "noun") and role[q] == "":
-        q -= 1
-    opened = q >= 0 and (role[q] == "sub" or (pos[q] == "prep" and reads[q].key in CLAUSE_PREPOSITIONS))
-    return opened and pos[q + 1] == "det"
-
-
 def _settle(w: Place, p: str) -> str:
     """The last word on a known or unknown word's part of speech ``p``: a verb where a clause needs one."""
     prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
-    if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
+    if p == "noun" and prev == "noun" and not nominal(nxt) and opens_a_clause(w.reads, w.pos, w.role, w.i):
         return "verb"  # "after my meeting ends", "when the bell rings"
     if p in ("noun", "adj") and w.asked and w.governor_lemma in SUBJECT_PRONOUNS:  # adverbs between skipped
         return "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
@@ -404,19 +386,6 @@ def _settle(w: Place, p: str) -> str:
     if p == "adj" and prev == "prep" and (nxt is None or nxt.pos == "prep"):
         return "noun"  # "after dark"
     return p
-
-
-def _verb_of_a_verbless_sentence(reads: list[Reading], pos: list[str]) -> None:
-    """No verb at all: "the dogs bark" is a subject and its verb, not a compound. The first noun after a noun
-    that can be a verb and ends the phrase becomes one."""
-    if "verb" in pos:
-        return
-    n = len(reads)
-    for i in range(1, n):
-        last = i + 1 == n or not nominal(reads[i + 1])
-        if pos[i] == "noun" and pos[i - 1] == "noun" and "verb" in reads[i].also and last:
-            pos[i] = "verb"
-            break
 
 
 def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
@@ -446,5 +415,5 @@ def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
             verb_since_boundary = True
         elif rl in ("coord", "sub", "rel", "comp"):
             verb_since_boundary = False
-    _verb_of_a_verbless_sentence(reads, pos)
+    verb_of_a_verbless_clause(reads, pos, role)
     return reads, pos, role

@@ -1,0 +1,50 @@
+"""Where a word the lexicon lists as a noun is a clause's verb: the checks the tagger (tagging.py) makes
+once it has read the neighbours, or the whole sentence."""
+
+from __future__ import annotations
+
+from app.models.grammar.place import CLAUSE_PREPOSITIONS
+from app.models.grammar.reading import Reading, nominal
+from app.models.lexicon import LEXICON
+
+
+def verb_form(r: Reading) -> bool:
+    """Can the word be a verb: listed as one too, or the -s form of a listed verb ("leaves", "ends")?"""
+    if "verb" in r.also:
+        return True
+    key = r.key
+    stems = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],) if key.endswith("s") else ()
+    return any(
+        (stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems
+    )
+
+
+def opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: int) -> bool:
+    """Is word i, a plural noun by the lexicon, the verb of a clause opened by a conjunction or by after,
+    before, until or since, whose subject is the noun phrase between ("after my meeting ends": ends)? It must
+    end in -s on the plain form of a verb ("end" can be a verb), and the phrase open with a determiner and
+    hold only adjectives, numbers and nouns besides."""
+    key = reads[i].key
+    if not key.endswith("s") or not verb_form(Reading(key, True, "noun", (), key, "", "", (), "", False)):
+        return False
+    q = i - 1
+    while q >= 0 and pos[q] in ("det", "adj", "num", "noun") and role[q] == "":
+        q -= 1
+    opened = q >= 0 and (role[q] == "sub" or (pos[q] == "prep" and reads[q].key in CLAUSE_PREPOSITIONS))
+    return opened and pos[q + 1] == "det"
+
+
+def verb_of_a_verbless_clause(reads: list[Reading], pos: list[str], role: list[str]) -> None:
+    """A stretch between two clause openers with no verb: "the farm dogs bark at every car that ..." is a
+    subject and its verb, not a compound. Its first noun after a noun that can be a verb (or is the -s form
+    of one: "the last train to london leaves at nine") and ends the phrase becomes one."""
+    n = len(reads)
+    bounds = [0] + [i for i in range(1, n) if role[i] in ("coord", "sub", "rel", "comp")] + [n]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        if "verb" in pos[a:b]:
+            continue
+        for i in range(a + 1, b):
+            last = i + 1 == n or not nominal(reads[i + 1])
+            if pos[i] == "noun" and pos[i - 1] == "noun" and verb_form(reads[i]) and last:
+                pos[i] = "verb"
+                break
