@@ -476,3 +476,17 @@ def test_a_noun_that_can_be_a_verb_is_the_verb_of_a_clause_that_has_none() -> No
     assert found["dogs"] == {"bark"} and found["village"] == {"dogs"}
     found = partners("our morning bus to the airport leaves at seven")  # the -s form of "leave"
     assert found["bus"] == {"leaves"} and found["to"] == {"airport"}
+
+
+def test_a_clause_without_its_conjunction_keeps_a_subject_that_a_phrase_follows() -> None:
+    found = partners("our vet said the cut on my dog was deep")  # reported without "that"
+    assert found["cut"] == {"was"} and found["was"] == {"cut", "said"} and found["deep"] == {"cut"}
+    found = partners("when the kettle boiled our kitchen quickly filled with steam")  # no comma after it
+    assert found["kitchen"] == {"filled"} and found["quickly"] == {"filled"}
+    found = partners("does the roof of your shed need paint")  # a question's subject with its phrase
+    assert found["does"] == {"need"} and found["roof"] == {"need"}
+
+
+def test_a_verb_after_a_noun_in_a_prepositions_phrase_heads_it_when_a_verb_follows() -> None:
+    found = partners("the lamp by my reading stand needs a bulb")
+    assert found["stand"] == {"by"} and found["lamp"] == {"needs"} and found["reading"] == {"stand"}

@@ -94,23 +94,23 @@ def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Un
             u.left = left
             coordinations.append((conj, left, u))
         elif u.kind == "vg" and cur.has_verb() and not (cur.units and cur.units[-1].kind == "inf"):
-            last = cur.units[-1] if cur.units else None
-            trailing = last if last is not None and last.bare and _after_a_verb(cur, last) else None
+            k = _trailing_subject(cur)
             if _question_so_far(cur):
                 pass  # "can you swim": the verb groups merge when the clause is resolved
             elif cur.kind in ("sub", "rel", "comp") and cur.parent is not None and not cur.parent.has_verb():
                 parent = cur.parent
-                if trailing is not None and not any(x.bare for x in parent.units):
-                    cur.units.pop()  # "if it rains tomorrow | we will stay": we is the main clause's
-                    parent.units.append(trailing)
+                if k is not None and not any(x.bare for x in parent.units):
+                    parent.units.extend(cur.units[k:])  # "if it rains tomorrow | we will stay"
+                    del cur.units[k:]
                 elif cur.kind == "rel":
                     parent.units.extend(_adverbs_after_the_last_phrase(cur))
                 cur = parent
-            elif trailing is not None:
-                cur.units.pop()  # "i think | the movie was boring": a complement clause with no "that"
+            elif k is not None:
+                moved = cur.units[k:]  # "i think | the movie was boring": a complement clause with no "that"
+                del cur.units[k:]
                 cur = Clause("comp", parent=cur)
                 clauses.append(cur)
-                cur.units.append(trailing)
+                cur.units.extend(moved)
         cur.units.append(u)
     return clauses
 
@@ -129,16 +129,25 @@ def _adverbs_after_the_last_phrase(clause: Clause) -> list[Unit]:
     return moved
 
 
-def _after_a_verb(clause: Clause, unit: Unit) -> bool:
+def _trailing_subject(clause: Clause) -> int | None:
+    """Where the subject of a verb group that arrives after the clause has its verb starts: the last bare noun
+    phrase after that verb, with only phrases that own a preposition and adverbs after it ("the tailor said
+    | the collar on my shirt was", "when the liquids were mixed | the beaker suddenly turned")."""
     units = clause.units
-    return any(x.kind == "vg" for x in units[: units.index(unit)])
+    k = len(units) - 1
+    while k >= 0 and (units[k].kind == "adv" or (units[k].kind == "np" and units[k].prep is not None)):
+        k -= 1
+    if k < 0 or not units[k].bare or not any(x.kind == "vg" for x in units[:k]):
+        return None
+    return k
 
 
 def _question_so_far(clause: Clause) -> bool:
-    """[wh | adverb]* auxiliary [adverb]* noun-phrase [adverb]*: a question waiting for its main verb."""
+    """[wh | adverb]* auxiliary [adverb]* noun-phrase [adverb | phrase with a preposition]*: a question
+    waiting for its main verb ("does the bark of your dog | scare")."""
     if clause.kind not in ("main", "coord"):
         return False
-    kinds = [u for u in clause.units if u.kind != "adv"]
+    kinds = [u for u in clause.units if u.kind != "adv" and (u.kind != "np" or u.prep is None)]
     while kinds and kinds[0].kind == "wh":
         kinds = kinds[1:]
     return len(kinds) == 2 and kinds[0].kind == "vg" and kinds[1].bare

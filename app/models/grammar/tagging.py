@@ -187,6 +187,20 @@ def _verb_in_a_phrase(w: Place) -> Found:
     return None
 
 
+def _verb_ending_a_phrase(w: Place) -> Found:
+    """A verb after a noun in a preposition's phrase heads that phrase when another verb follows, or the
+    clause has its verb: "the pipe under the kitchen sink has", "a sharp knife for the lamb chops"."""
+    r, nxt, pos, j = w.r, w.nxt, w.pos, w.i - 1
+    if r.pos != "verb" or r.lemma in AUXILIARY_LEMMAS or w.prev != "noun" or r.key.endswith("ed"):
+        return None
+    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and w.role[j] == "":
+        j -= 1
+    if j < 0 or pos[j] != "prep" or w.role[j] == "inf" or w.reads[j].key in CLAUSE_PREPOSITIONS:
+        return None
+    ends = nxt is None and w.has_verb and "rel" not in w.role[: w.i]
+    return ("noun", "") if (nxt is not None and nxt.pos == "verb") or ends else None
+
+
 def _verb_after_a_preposition(w: Place) -> Found:
     if w.r.pos == "verb" and w.prev == "prep" and w.role[w.i - 1] != "inf" and "noun" in w.r.also:
         return "noun", ""  # "after work"
@@ -303,6 +317,7 @@ _KNOWN_WORD_RULES = (
     _conjunction,
     _infinitive,
     _verb_in_a_phrase,
+    _verb_ending_a_phrase,
     _verb_after_a_preposition,
     _adjective_in_a_phrase,
     _verb_by_its_place,
