@@ -441,6 +441,9 @@ def test_infinitives_and_object_complements() -> None:
         ("children should not swim after dark", "dark", "noun"),
         ("could you sew this button back onto my coat", "back", "adv"),
         ("we did not eat much", "much", "pron"),
+        ("my uncle does not iron his shirts", "iron", "verb"),  # after a negated do, though listed as a noun
+        ("did somebody copy my homework", "copy", "verb"),  # a question's verb after an indefinite pronoun
+        ("why did the buses slow near the school", "slow", "verb"),  # after a question's subject
     ],
 )
 def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos: str) -> None:

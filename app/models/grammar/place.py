@@ -23,7 +23,10 @@ PRONOUN_DETERMINERS = frozenset(
 # Words of quantity that are degree adverbs before an adjective or adverb ("far too loud", "the most popular
 # dish") and adjectives elsewhere ("more salt", "enough money", "how far is it").
 DEGREE_WORDS = frozenset({"far", "more", "most", "less", "least", "enough"})
-SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
+SUBJECT_PRONOUNS = frozenset(
+    {"i", "you", "he", "she", "it", "we", "they", "who", "everyone", "everybody", "someone", "somebody",
+     "anyone", "anybody", "nobody"}
+)  # fmt: skip
 TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
 MODALS = TAKES_A_PLAIN_VERB - {"do"}
 # Verbs of going: after them "to" before a word that is also a noun is a preposition ("walks to work").

@@ -235,7 +235,7 @@ def _verb_by_its_place(w: Place) -> Found:
 
 def _verb_of_a_question(w: Place) -> Found:
     r = w.r
-    if r.pos in ("noun", "adj") and "verb" in r.also and w.asked and w.prev == "noun" and not nominal(w.nxt):
+    if r.pos in ("noun", "adj") and w.asked and w.prev == "noun" and not nominal(w.nxt):
         return "verb", ""  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
     return None
 
@@ -254,7 +254,10 @@ def _subject_of_a_question(w: Place) -> bool:
 def _verb_of_a_modal(w: Place) -> Found:
     if _subject_of_a_question(w):
         return None
-    if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in MODALS and w.prev != "det":
+    prev_r = w.prev_r
+    negated = prev_r is not None and (prev_r.key in ("not", "never") or prev_r.key.endswith("n't"))
+    governs = w.governor_lemma in MODALS or (w.governor_lemma == "do" and negated)
+    if w.r.pos in ("noun", "adj") and w.governor == "aux" and governs and w.prev != "det":
         return "verb", ""  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
     return None
 
