@@ -493,3 +493,9 @@ def test_a_clause_without_its_conjunction_keeps_a_subject_that_a_phrase_follows(
 def test_a_verb_after_a_noun_in_a_prepositions_phrase_heads_it_when_a_verb_follows() -> None:
     found = partners("the lamp by my reading stand needs a bulb")
     assert found["stand"] == {"by"} and found["lamp"] == {"needs"} and found["reading"] == {"stand"}
+
+
+def test_a_preposition_points_at_a_second_conjunct_only_when_it_is_a_bare_noun() -> None:
+    assert partners("we ate pancakes with jam and cream")["with"] == {"jam", "cream"}
+    found = partners("we ate pancakes with jam and some fresh cream")
+    assert found["with"] == {"jam"} and found["cream"] == {"with"}

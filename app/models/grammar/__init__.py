@@ -56,7 +56,9 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
 * coordination (and, or, but): the conjunction -> both conjuncts (the heads of the two phrases, or the two
   verbs); the second conjunct takes the first one's partners (in "my brother and my sister live",
   sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they), and a second
-  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy);
+  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy); a
+  preposition points at a second noun with no words of its own before it ("with butter and honey": with ->
+  butter, honey) but not at a second phrase that has them ("with rice and a green salad": with -> rice);
 * relative clause: the relative pronoun -> the noun it stands for and is the clause's subject (<-> its verb)
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
   who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);

@@ -232,7 +232,9 @@ def share(coordinations: list[tuple[int, Unit | None, Unit]], role: list[str], p
             pairs.update((t, right.head) for t in range(left.start, left.head) if role[t] == "aux")
         if right.kind == "np" and right.prep is not None:
             continue  # "in the morning and in the evening": the second has its own preposition
+        # "with butter and honey": with -> both; "with rice and a green salad": with -> rice alone
+        alone = left.kind == "np" and left.prep is not None and right.start != right.head
         for a, b in [pair for pair in pairs if pair[0] == left.head and pair[1] != conj]:
             pairs.add((right.head, b))
-            if (b, a) in pairs:
+            if (b, a) in pairs and not (alone and b == left.prep):
                 pairs.add((b, right.head))
