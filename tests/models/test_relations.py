@@ -499,3 +499,10 @@ def test_a_preposition_points_at_a_second_conjunct_only_when_it_is_a_bare_noun()
     assert partners("we ate pancakes with jam and cream")["with"] == {"jam", "cream"}
     found = partners("we ate pancakes with jam and some fresh cream")
     assert found["with"] == {"jam"} and found["cream"] == {"with"}
+
+
+def test_a_particle_ends_an_opening_clause_and_a_phrase_after_the_subject_is_no_clause() -> None:
+    found = partners("when the fuse blew out our kitchen went dark")
+    assert found["out"] == {"blew"} and found["kitchen"] == {"went"} and found["when"] == {"blew", "went"}
+    found = partners("the meeting after breakfast was short")
+    assert found["meeting"] == {"was"} and found["after"] == {"breakfast"} and found["short"] == {"meeting"}
