@@ -506,3 +506,11 @@ def test_a_particle_ends_an_opening_clause_and_a_phrase_after_the_subject_is_no_
     assert found["out"] == {"blew"} and found["kitchen"] == {"went"} and found["when"] == {"blew", "went"}
     found = partners("the meeting after breakfast was short")
     assert found["meeting"] == {"was"} and found["after"] == {"breakfast"} and found["short"] == {"meeting"}
+
+
+def test_not_after_a_copula_yet_at_the_end_and_an_ing_noun_after_be() -> None:
+    found = partners("our pears are not soft yet")
+    assert found["not"] == {"are"} and found["yet"] == {"are"} and found["soft"] == {"pears"}
+    found = partners("my cousins were swimming in the lake")  # "swimming": listed only as a noun
+    assert found["cousins"] == {"swimming"} and found["were"] == {"swimming"}
+    assert partners("the baker waited at the door early on monday")["early"] == {"waited"}

@@ -31,6 +31,7 @@ class _Scope:
     pos: list[str]
     role: list[str]
     pairs: Pairs
+    lemmas: list[str]
 
     def verb_before(self, k: int) -> int | None:
         g = next((x for x in reversed(self.units[:k]) if x.kind == "vg" and x not in self.merged), None)
@@ -131,7 +132,8 @@ def _adjective(s: _Scope, k: int, u: Unit) -> None:
 
 def _adverb(s: _Scope, k: int, u: Unit) -> None:
     pos, role = s.pos, s.role
-    if u.head + 1 < len(pos) and pos[u.head + 1] in ("adj", "adv") and role[u.head + 1] == "":
+    negates = s.lemmas[u.head] == "not" and s.verb_before(k) is not None  # "is not ripe": not -> is
+    if u.head + 1 < len(pos) and pos[u.head + 1] in ("adj", "adv") and role[u.head + 1] == "" and not negates:
         s.pairs.add((u.head, u.head + 1))  # "very long", "still warm"
         return
     previous_unit = s.units[k - 1] if k else None
@@ -183,7 +185,7 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs, lemma
     if subject is not None and verb is not None:
         pairs.update({(subject, verb), (verb, subject)})
     _relative_pronoun(clause, subject, verb, pairs)
-    scope = _Scope(units, merged, main, inverted, subject, verb, pos, role, pairs)
+    scope = _Scope(units, merged, main, inverted, subject, verb, pos, role, pairs, lemmas)
     for k, u in enumerate(units):
         if u.left is not None or u is inverted or u in merged:
             continue  # second conjuncts take their partners from the first, later

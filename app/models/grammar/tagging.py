@@ -154,8 +154,8 @@ def _conjunction(w: Place) -> Found:
     if w.r.pos != "conj":
         return None
     k, nxt = w.r.key, w.nxt
-    if k == "so" and nxt is not None and nxt.pos in ("adj", "adv"):
-        return "adv", ""
+    if (k == "so" and nxt is not None and nxt.pos in ("adj", "adv")) or (k == "yet" and nxt is None):
+        return "adv", ""  # "so tight", "not ripe yet"
     return "conj", "coord" if k in COORDINATORS or k == "so" else "sub"
 
 
@@ -262,6 +262,12 @@ def _verb_of_a_modal(w: Place) -> Found:
     return None
 
 
+def _participle_after_be(w: Place) -> Found:
+    if w.r.pos == "noun" and w.r.key.endswith("ing") and w.governor == "aux" and w.governor_lemma == "be":
+        return "verb", ""  # "she was running", "the guests were dancing": listed only as nouns
+    return None
+
+
 def _verb_after_a_subject(w: Place) -> Found:
     r, nxt = w.r, w.nxt
     past_before_object = r.key.endswith("ed") and nxt is not None and nxt.pos in ("det", "pron")
@@ -278,16 +284,18 @@ def _verb_after_a_subject(w: Place) -> Found:
 
 
 def _verb_before_its_object(w: Place) -> int | None:
-    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), if
-    any: "finished the test | early", "leave the meeting | so early"."""
+    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), or
+    before the phrases with a preposition that end there, if any: "finished the test | early", "leave the
+    meeting | so early", "operate on the old man | early"."""
     pos, role = w.pos, w.role
     j = w.i - 1
     while j >= 0 and pos[j] == "adv" and role[j] == "":
         j -= 1
-    if j < 0 or pos[j] != "noun":
-        return None
-    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
-        j -= 1
+    while j >= 0 and pos[j] == "noun":  # a phrase, and the phrases with a preposition before it
+        while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
+            j -= 1
+        if j >= 0 and pos[j] == "prep" and role[j] == "":
+            j -= 1
     return j if j >= 0 and pos[j] == "verb" else None
 
 
@@ -326,6 +334,7 @@ _KNOWN_WORD_RULES = (
     _verb_by_its_place,
     _verb_of_a_question,
     _verb_of_a_modal,
+    _participle_after_be,
     _verb_after_a_subject,
     _adverb_after_a_verb,
 )
