@@ -94,7 +94,7 @@ def parse(
     pairs: set[tuple[int, int]] = set()
     units = chunk(reads, pos, role, pairs)
     coordinations: list[tuple[int, Unit | None, Unit]] = []
-    clauses = distribute(units, coordinations)
+    clauses = distribute(units, coordinations, [r.key for r in reads])
     lemmas = [r.lemma for r in reads]
     for clause in clauses:
         resolve(clause, pos, role, pairs, lemmas)

@@ -44,8 +44,14 @@ def _next_content(units: list[Unit], k: int) -> int:
     return k
 
 
-def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Unit]]) -> list[Clause]:
-    """Distribute the chunks over clauses, left to right; record coordinated chunks in ``coordinations``."""
+_OBJECT_PRONOUNS = frozenset({"me", "him", "us", "them"})
+
+
+def distribute(
+    units: list[Unit], coordinations: list[tuple[int, Unit | None, Unit]], keys: list[str]
+) -> list[Clause]:
+    """Distribute the chunks over clauses, left to right; record coordinated chunks in ``coordinations``.
+    ``keys`` are the words' spellings."""
     main = Clause("main")
     clauses, cur = [main], main
     pending: tuple[int, Unit | None] | None = None  # a conjunction waiting for its second conjunct
@@ -105,7 +111,7 @@ def distribute(units: list[Unit], coordinations: list[tuple[int, Unit | None, Un
                 elif cur.kind == "rel":
                     parent.units.extend(_adverbs_after_the_last_phrase(cur))
                 cur = parent
-            elif k is not None:
+            elif k is not None and keys[cur.units[k].head] not in _OBJECT_PRONOUNS:  # "made me laugh"
                 moved = cur.units[k:]  # "i think | the movie was boring": a complement clause with no "that"
                 del cur.units[k:]
                 cur = Clause("comp", parent=cur)

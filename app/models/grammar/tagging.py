@@ -395,7 +395,7 @@ def _guess_from_neighbours(w: Place) -> str:
 
 def _settle(w: Place, p: str) -> str:
     """The last word on a known or unknown word's part of speech ``p``: a verb where a clause needs one."""
-    prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
+    prev, nxt = w.prev, w.nxt
     if p == "noun" and prev == "noun" and not nominal(nxt) and opens_a_clause(w.reads, w.pos, w.role, w.i):
         return "verb"  # "after my meeting ends", "when the bell rings"
     if p in ("noun", "adj") and w.asked and w.governor_lemma in SUBJECT_PRONOUNS:  # adverbs between skipped
@@ -404,8 +404,8 @@ def _settle(w: Place, p: str) -> str:
         return "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
     if (
         p == "noun"
-        and prev_r is not None
-        and prev_r.key in ("i", "we", "they", "he", "she")
+        and prev in ("pron", "adv")
+        and w.governor_lemma in ("i", "you", "we", "they", "he", "she")  # adverbs between skipped
         and not w.has_verb
         and (nxt is None or nxt.pos in ("det", "pron", "prep", "adv"))
     ):
