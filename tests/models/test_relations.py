@@ -517,7 +517,7 @@ def test_not_after_a_copula_yet_at_the_end_and_an_ing_noun_after_be() -> None:
 
 
 def test_an_object_pronoun_before_a_verb_is_the_objects_and_you_takes_a_verb_listed_as_a_noun() -> None:
-    found = partners("that joke made us giggle")  # no clause reported without "that"
-    assert found["us"] == {"made"} and found["giggle"] == {"made"}
+    found = partners("that film made them cry")  # no clause reported without "that"
+    assert found["them"] == {"made"} and found["cry"] == {"made"}
     found = partners("the roses die if you rarely water them")
     assert found["you"] == {"water"} and found["rarely"] == {"water"} and found["them"] == {"water"}
