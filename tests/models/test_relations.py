@@ -521,3 +521,11 @@ def test_an_object_pronoun_before_a_verb_is_the_objects_and_you_takes_a_verb_lis
     assert found["them"] == {"made"} and found["cry"] == {"made"}
     found = partners("the roses die if you rarely water them")
     assert found["you"] == {"water"} and found["rarely"] == {"water"} and found["them"] == {"water"}
+
+
+def test_only_before_a_verb_an_adverb_kept_in_its_relative_clause_and_how_long_before_a_verb() -> None:
+    found = partners("our puppy can only swim slowly")
+    assert found["only"] == {"swim"} and found["can"] == {"swim"} and found["puppy"] == {"swim"}
+    assert partners("the waiter who served us tonight has left")["tonight"] == {"served"}
+    found = partners("how far will they walk")
+    assert found["far"] == {"walk"} and found["will"] == {"walk"} and found["they"] == {"walk"}

@@ -10,6 +10,7 @@ docstring, app/models/grammar/__init__.py). ``partners`` then reads each clause'
 from __future__ import annotations
 
 from app.models.grammar.chunks import Unit
+from app.models.grammar.place import BEFORE_A_VERB
 
 
 class Clause:
@@ -109,7 +110,7 @@ def distribute(
                     parent.units.extend(cur.units[k:])  # "if it rains tomorrow | we will stay"
                     del cur.units[k:]
                 elif cur.kind == "rel":
-                    parent.units.extend(_adverbs_after_the_last_phrase(cur))
+                    parent.units.extend(_adverbs_after_the_last_phrase(cur, keys))
                 cur = parent
             elif k is not None and keys[cur.units[k].head] not in _OBJECT_PRONOUNS:  # "made me laugh"
                 moved = cur.units[k:]  # "i think | the movie was boring": a complement clause with no "that"
@@ -121,12 +122,13 @@ def distribute(
     return clauses
 
 
-def _adverbs_after_the_last_phrase(clause: Clause) -> list[Unit]:
-    """The adverbs after a relative clause's last noun phrase, taken off the clause: they go with the verb
-    that ends it ("the pupil who sits near the door | always finishes")."""
+def _adverbs_after_the_last_phrase(clause: Clause, keys: list[str]) -> list[Unit]:
+    """The adverbs that stand before a verb (always, never, ...) after a relative clause's last noun phrase,
+    taken off the clause: they go with the verb that ends it ("the pupil who sits near the door | always
+    finishes"); others stay ("the man who cut my hair yesterday | has moved")."""
     units = clause.units
     k = len(units)
-    while k and units[k - 1].kind == "adv":
+    while k and units[k - 1].kind == "adv" and keys[units[k - 1].head] in BEFORE_A_VERB:
         k -= 1
     if k == len(units) or not k or units[k - 1].kind != "np":
         return []
@@ -154,8 +156,8 @@ def _question_so_far(clause: Clause) -> bool:
     if clause.kind not in ("main", "coord"):
         return False
     kinds = [u for u in clause.units if u.kind != "adv" and (u.kind != "np" or u.prep is None)]
-    while kinds and kinds[0].kind == "wh":
-        kinds = kinds[1:]
+    while kinds and (kinds[0].kind == "wh" or (kinds[0].kind == "adj" and clause.units[0].kind == "wh")):
+        kinds = kinds[1:]  # "how long will you stay"
     return len(kinds) == 2 and kinds[0].kind == "vg" and kinds[1].bare
 
 

@@ -53,7 +53,10 @@ def _inversion(clause: Clause, role: list[str], pairs: Pairs) -> tuple[list[Unit
         between = [
             u for u in units[first + 1 : second] if u.kind != "adv" and (u.kind != "np" or u.prep is None)
         ]
-        if all(u.kind in ("wh", "adv") for u in units[:first]) and len(between) == 1 and between[0].bare:
+        asking = all(
+            u.kind in ("wh", "adv") or (u.kind == "adj" and units[0].kind == "wh") for u in units[:first]
+        )
+        if asking and len(between) == 1 and between[0].bare:  # "how long will you stay"
             pairs.update((t, groups[1].head) for t in range(groups[0].start, groups[0].head + 1))
             return groups[1:], between[0]
     return groups, None
@@ -125,6 +128,14 @@ def _adjective(s: _Scope, k: int, u: Unit) -> None:
         s.pairs.add((u.head, previous.head))  # "left the door open"
         return
     main, subject = s.main, s.subject
+    if (
+        s.inverted is not None
+        and u.head < s.inverted.head
+        and s.verb is not None
+        and s.lemmas[s.verb] != "be"
+    ):
+        s.pairs.add((u.head, s.verb))  # "how long will you stay": long -> stay
+        return
     fronted = main is not None and aux_only(main, s.role) and subject is not None and subject > u.head
     if subject is not None and (s.verb_before(k) is not None or s.inverted is not None or fronted):
         s.pairs.add((u.head, subject))  # "the bank was steep", "is the bread still warm", "how old is he"

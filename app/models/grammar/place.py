@@ -23,6 +23,11 @@ PRONOUN_DETERMINERS = frozenset(
 # Words of quantity that are degree adverbs before an adjective or adverb ("far too loud", "the most popular
 # dish") and adjectives elsewhere ("more salt", "enough money", "how far is it").
 DEGREE_WORDS = frozenset({"far", "more", "most", "less", "least", "enough"})
+# Adverbs that stand between a subject and its verb ("the pupil who sits near the door always finishes").
+BEFORE_A_VERB = frozenset(
+    {"always", "never", "often", "usually", "sometimes", "rarely", "seldom", "also", "still", "already",
+     "just", "really", "finally", "suddenly", "even", "only", "ever", "hardly", "mostly", "soon"}
+)  # fmt: skip
 SUBJECT_PRONOUNS = frozenset(
     {"i", "you", "he", "she", "it", "we", "they", "who", "everyone", "everybody", "someone", "somebody",
      "anyone", "anybody", "nobody"}

@@ -69,9 +69,9 @@ def _only_before_a_verb(w: Place, k: int) -> bool:
 
 
 def _only_as_adverb(w: Place) -> Found:
-    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] == "rel")
+    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] in ("rel", "aux", "coord"))
     if subject and _only_before_a_verb(w, 0):
-        return "adv", ""  # between a subject and its verb: "i only had toast"
+        return "adv", ""  # before a verb: "i only had toast", "can only move", "and only stopped"
     return None
 
 
