@@ -529,3 +529,10 @@ def test_only_before_a_verb_an_adverb_kept_in_its_relative_clause_and_how_long_b
     assert partners("the waiter who served us tonight has left")["tonight"] == {"served"}
     found = partners("how far will they walk")
     assert found["far"] == {"walk"} and found["will"] == {"walk"} and found["they"] == {"walk"}
+
+
+def test_more_verbs_take_a_particle_before_their_object_but_not_before_a_bare_noun() -> None:
+    found = partners("grandma knocked over a vase")
+    assert found["over"] == {"knocked"} and found["vase"] == {"knocked"}
+    found = partners("we paid in euros")  # "pay in" is phrasal, but not before a bare noun
+    assert found["in"] == {"euros"}
