@@ -536,3 +536,10 @@ def test_more_verbs_take_a_particle_before_their_object_but_not_before_a_bare_no
     assert found["over"] == {"knocked"} and found["vase"] == {"knocked"}
     found = partners("we paid in euros")  # "pay in" is phrasal, but not before a bare noun
     assert found["in"] == {"euros"}
+
+
+def test_a_verbs_s_form_after_a_possessive_and_an_adjective_ending_a_phrase_after_a_are_nouns() -> None:
+    found = partners("the nurse cleaned his cuts gently")
+    assert found["his"] == {"cuts"} and found["cuts"] == {"cleaned"} and found["gently"] == {"cleaned"}
+    found = partners("my sister caught a cold and an earache")
+    assert found["a"] == {"cold"} and found["cold"] == {"caught"} and found["and"] == {"cold", "earache"}

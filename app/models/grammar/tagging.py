@@ -91,6 +91,8 @@ def _determiner_alone(w: Place) -> Found:
         return None
     if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
         return None
+    if k in ("his", "her") and nxt is not None and nxt.pos == "verb" and nxt.key.endswith("s"):
+        return None  # "treated his burns": a verb's -s form after a possessive is a plural noun
     rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
     return "pron", rel if k == "that" and nxt is not None else ""
 
@@ -210,6 +212,14 @@ def _verb_after_a_preposition(w: Place) -> Found:
 def _adjective_in_a_phrase(w: Place) -> Found:
     if w.r.pos in ("adv", "noun") and "adj" in w.r.also and w.inside_phrase and nominal(w.nxt):
         return "adj", ""  # "a fast car"
+    nxt, after = w.nxt, w.after
+    ends = (
+        nxt is None
+        or nxt.pos == "prep"
+        or (nxt.key in COORDINATORS and after is not None and after.pos == "det")
+    )
+    if w.r.pos == "adj" and w.prev_r is not None and w.prev_r.key in ("a", "an") and ends:
+        return "noun", ""  # "has a cold and a runny nose": no noun after it, it is the noun
     return None
 
 
