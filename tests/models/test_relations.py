@@ -543,3 +543,10 @@ def test_a_verbs_s_form_after_a_possessive_and_an_adjective_ending_a_phrase_afte
     assert found["his"] == {"cuts"} and found["cuts"] == {"cleaned"} and found["gently"] == {"cleaned"}
     found = partners("my sister caught a cold and an earache")
     assert found["a"] == {"cold"} and found["cold"] == {"caught"} and found["and"] == {"cold", "earache"}
+
+
+def test_a_verb_after_a_relative_clause_and_an_unknown_place_after_to_before_a_verb() -> None:
+    found = partners("the van which delivered our sofa broke down yesterday")
+    assert found["van"] == {"broke"} and found["broke"] == {"van"} and found["down"] == {"broke"}
+    found = partners("when does the last ferry to skarvik sail")
+    assert found["to"] == {"skarvik"} and found["ferry"] == {"sail"} and found["when"] == {"sail"}

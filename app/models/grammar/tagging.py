@@ -23,7 +23,13 @@ from app.models.grammar.place import (
     Place,
 )
 from app.models.grammar.reading import Reading, can_be, nominal, read
-from app.models.grammar.verbs import opens_a_clause, verb_of_a_verbless_clause
+from app.models.grammar.verbs import (
+    after_a_relative_clause,
+    opens_a_clause,
+    participle_after_be,
+    verb_ending_a_phrase,
+    verb_of_a_verbless_clause,
+)
 
 # ---------------------------------------------------------------------------------------------------------
 # A known word: the first rule that applies gives its (part of speech, role); none keeps the lexicon's.
@@ -163,14 +169,15 @@ def _conjunction(w: Place) -> Found:
 
 def _infinitive(w: Place) -> Found:
     nxt = w.nxt
-    if not (
-        w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or (not nxt.known and not nxt.proper))
-    ):
+    after = w.after
+    unknown = nxt is not None and not nxt.known and not nxt.proper
+    if unknown and after is not None and after.known and after.pos == "verb":
+        return None  # "the train to glasgow leave": a place, not a verb, before a verb
+    if not (w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or unknown)):
         return None
     marks = nxt.pos not in ("det", "pron", "num") and not (
         nxt.pos == "noun" and nxt.known and "verb" not in nxt.also
     )
-    after = w.after
     destination = (  # "walks to work", "go to sleep"; not "went to visit the zoo"
         w.prev == "verb"
         and w.prev_r is not None
@@ -187,20 +194,6 @@ def _verb_in_a_phrase(w: Place) -> Found:
     if r.pos == "verb" and w.inside_phrase and r.lemma not in AUXILIARY_LEMMAS:  # "in the park"
         return ("adj" if (r.tense == "past" and nominal(nxt) and nxt.pos != "adj") else "noun"), ""
     return None
-
-
-def _verb_ending_a_phrase(w: Place) -> Found:
-    """A verb after a noun in a preposition's phrase heads that phrase when another verb follows, or the
-    clause has its verb: "the pipe under the kitchen sink has", "a sharp knife for the lamb chops"."""
-    r, nxt, pos, j = w.r, w.nxt, w.pos, w.i - 1
-    if r.pos != "verb" or r.lemma in AUXILIARY_LEMMAS or w.prev != "noun" or r.key.endswith("ed"):
-        return None
-    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and w.role[j] == "":
-        j -= 1
-    if j < 0 or pos[j] != "prep" or w.role[j] == "inf" or w.reads[j].key in CLAUSE_PREPOSITIONS:
-        return None
-    ends = nxt is None and w.has_verb and "rel" not in w.role[: w.i]
-    return ("noun", "") if (nxt is not None and nxt.pos == "verb") or ends else None
 
 
 def _verb_after_a_preposition(w: Place) -> Found:
@@ -272,12 +265,6 @@ def _verb_of_a_modal(w: Place) -> Found:
     return None
 
 
-def _participle_after_be(w: Place) -> Found:
-    if w.r.pos == "noun" and w.r.key.endswith("ing") and w.governor == "aux" and w.governor_lemma == "be":
-        return "verb", ""  # "she was running", "the guests were dancing": listed only as nouns
-    return None
-
-
 def _verb_after_a_subject(w: Place) -> Found:
     r, nxt = w.r, w.nxt
     past_before_object = r.key.endswith("ed") and nxt is not None and nxt.pos in ("det", "pron")
@@ -285,7 +272,7 @@ def _verb_after_a_subject(w: Place) -> Found:
         r.pos == "adj"
         and ("verb" in r.also or past_before_object)
         and w.prev in ("noun", "pron")
-        and not w.has_verb
+        and (not w.has_verb or after_a_relative_clause(w))
         and not w.asked
         and not nominal(nxt)
     ):
@@ -338,13 +325,13 @@ _KNOWN_WORD_RULES = (
     _conjunction,
     _infinitive,
     _verb_in_a_phrase,
-    _verb_ending_a_phrase,
+    verb_ending_a_phrase,
     _verb_after_a_preposition,
     _adjective_in_a_phrase,
     _verb_by_its_place,
     _verb_of_a_question,
     _verb_of_a_modal,
-    _participle_after_be,
+    participle_after_be,
     _verb_after_a_subject,
     _adverb_after_a_verb,
 )

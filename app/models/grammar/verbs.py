@@ -1,11 +1,13 @@
-"""Where a word the lexicon lists as a noun is a clause's verb: the checks the tagger (tagging.py) makes
-once it has read the neighbours, or the whole sentence."""
+"""Where a word the lexicon lists as a noun is a clause's verb, and where one it lists as a verb is not: the
+checks the tagger (tagging.py) makes once it has read the neighbours, or the whole sentence."""
 
 from __future__ import annotations
 
-from app.models.grammar.place import CLAUSE_PREPOSITIONS
+from app.models.grammar.place import AUXILIARY_LEMMAS, CLAUSE_PREPOSITIONS, Place
 from app.models.grammar.reading import Reading, nominal
 from app.models.lexicon import LEXICON
+
+Found = tuple[str, str] | None  # a part of speech and a role, as tagging.py's rules give them
 
 
 def verb_form(r: Reading) -> bool:
@@ -48,3 +50,30 @@ def verb_of_a_verbless_clause(reads: list[Reading], pos: list[str], role: list[s
             if pos[i] == "noun" and pos[i - 1] == "noun" and verb_form(reads[i]) and last:
                 pos[i] = "verb"
                 break
+
+
+def verb_ending_a_phrase(w: Place) -> Found:
+    """A verb after a noun in a preposition's phrase heads that phrase when another verb follows, or the
+    clause has its verb: "the pipe under the kitchen sink has", "a sharp knife for the lamb chops"."""
+    r, nxt, pos, j = w.r, w.nxt, w.pos, w.i - 1
+    if r.pos != "verb" or r.lemma in AUXILIARY_LEMMAS or w.prev != "noun" or r.key.endswith("ed"):
+        return None
+    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and w.role[j] == "":
+        j -= 1
+    if j < 0 or pos[j] != "prep" or w.role[j] == "inf" or w.reads[j].key in CLAUSE_PREPOSITIONS:
+        return None
+    ends = nxt is None and w.has_verb and not w.asked and "rel" not in w.role[: w.i]
+    return ("noun", "") if (nxt is not None and nxt.pos == "verb") or ends else None
+
+
+def after_a_relative_clause(w: Place) -> bool:
+    """Has a relative clause with its verb opened since a noun that still waits for its verb ("the coach that
+    took us to the museum | broke down")?"""
+    q = max((x for x in range(w.i) if w.role[x] == "rel"), default=None)
+    return q is not None and "verb" not in w.pos[:q] and not any(w.role[x] for x in range(q + 1, w.i))
+
+
+def participle_after_be(w: Place) -> Found:
+    if w.r.pos == "noun" and w.r.key.endswith("ing") and w.governor == "aux" and w.governor_lemma == "be":
+        return "verb", ""  # "she was running", "the guests were dancing": listed only as nouns
+    return None
