@@ -444,6 +444,8 @@ def test_infinitives_and_object_complements() -> None:
         ("my uncle does not iron his shirts", "iron", "verb"),  # after a negated do, though listed as a noun
         ("did somebody copy my homework", "copy", "verb"),  # a question's verb after an indefinite pronoun
         ("why did the buses slow near the school", "slow", "verb"),  # after a question's subject
+        ("the deer have shed their antlers", "shed", "verb"),  # after have, a possessive after it
+        ("we have breakfast every morning", "breakfast", "noun"),
     ],
 )
 def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos: str) -> None:

@@ -74,6 +74,16 @@ def after_a_relative_clause(w: Place) -> bool:
 
 
 def participle_after_be(w: Place) -> Found:
-    if w.r.pos == "noun" and w.r.key.endswith("ing") and w.governor == "aux" and w.governor_lemma == "be":
-        return "verb", ""  # "she was running", "the guests were dancing": listed only as nouns
+    """A word listed only as a noun is a participle after be when it ends in -ing ("she was running"), and
+    after have when an article or a possessive follows it ("the snake has shed its skin")."""
+    if w.r.pos != "noun" or w.governor != "aux":
+        return None
+    if w.r.key.endswith("ing") and w.governor_lemma == "be":
+        return "verb", ""
+    nxt = w.nxt
+    if w.governor_lemma == "have" and nxt is not None and nxt.key in _ARTICLES_AND_POSSESSIVES:
+        return "verb", ""
     return None
+
+
+_ARTICLES_AND_POSSESSIVES = frozenset({"a", "an", "the", "its", "his", "her", "their", "my", "your", "our"})
