@@ -552,3 +552,8 @@ def test_a_verb_after_a_relative_clause_and_an_unknown_place_after_to_before_a_v
     assert found["van"] == {"broke"} and found["broke"] == {"van"} and found["down"] == {"broke"}
     found = partners("when does the last ferry to skarvik sail")
     assert found["to"] == {"skarvik"} and found["ferry"] == {"sail"} and found["when"] == {"sail"}
+
+
+def test_a_verbs_plain_form_after_a_singular_noun_and_after_heads_the_phrase() -> None:
+    found = partners("after the school run we had coffee")
+    assert found["after"] == {"run"} and found["school"] == {"run"} and found["we"] == {"had"}

@@ -25,6 +25,7 @@ from app.models.grammar.place import (
 from app.models.grammar.reading import Reading, can_be, nominal, read
 from app.models.grammar.verbs import (
     after_a_relative_clause,
+    noun_before_no_agreement,
     opens_a_clause,
     participle_after_be,
     verb_ending_a_phrase,
@@ -326,6 +327,7 @@ _KNOWN_WORD_RULES = (
     _infinitive,
     _verb_in_a_phrase,
     verb_ending_a_phrase,
+    noun_before_no_agreement,
     _verb_after_a_preposition,
     _adjective_in_a_phrase,
     _verb_by_its_place,

@@ -87,3 +87,17 @@ def participle_after_be(w: Place) -> Found:
 
 
 _ARTICLES_AND_POSSESSIVES = frozenset({"a", "an", "the", "its", "his", "her", "their", "my", "your", "our"})
+
+
+def noun_before_no_agreement(w: Place) -> Found:
+    """After after/before/until/since and a singular noun, a verb's plain form cannot be the verb of a clause
+    (it would not agree): it heads the phrase ("after the snowball fight we drank")."""
+    r, prev_r, pos = w.r, w.prev_r, w.pos
+    if r.pos != "verb" or r.tense != "present" or r.number != "pl" or r.lemma in AUXILIARY_LEMMAS:
+        return None
+    if w.prev != "noun" or prev_r is None or prev_r.number != "sg" or prev_r.key.endswith("s"):
+        return None
+    j = w.i - 1
+    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and w.role[j] == "":
+        j -= 1
+    return ("noun", "") if j >= 0 and w.reads[j].key in CLAUSE_PREPOSITIONS else None
