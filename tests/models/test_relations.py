@@ -557,3 +557,9 @@ def test_a_verb_after_a_relative_clause_and_an_unknown_place_after_to_before_a_v
 def test_a_verbs_plain_form_after_a_singular_noun_and_after_heads_the_phrase() -> None:
     found = partners("after the school run we had coffee")
     assert found["after"] == {"run"} and found["school"] == {"run"} and found["we"] == {"had"}
+
+
+def test_whose_after_a_noun_opens_a_relative_clause() -> None:
+    found = partners("the boy whose kite broke cried all afternoon")
+    assert found["boy"] == {"cried"} and found["whose"] == {"boy", "kite"} and found["kite"] == {"broke"}
+    assert partners("whose scarf is this")["whose"] == {"scarf"}

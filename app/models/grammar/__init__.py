@@ -70,7 +70,8 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   butter, honey) but not at a second phrase that has them ("with rice and a green salad": with -> rice);
 * relative clause: the relative pronoun -> the noun it stands for and is the clause's subject (<-> its verb)
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
-  who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);
+  who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed); "whose"
+  -> the noun it stands for and the noun after it ("the girl whose bike was stolen": whose -> girl, bike);
 * subordinate and complement clauses: the conjunction -> its own clause's verb and the verb of the clause it
   depends on, the nearer before it when that clause has two ("... finish ... because the lesson was long":
   because -> was, because -> finish; "remember to charge it before we left": before -> charge); the

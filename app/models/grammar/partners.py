@@ -171,12 +171,17 @@ _PARTNERS_OF: dict[str, Callable[[_Scope, int, Unit], None]] = {
 }
 
 
-def _relative_pronoun(clause: Clause, subject: int | None, verb: int | None, pairs: Pairs) -> None:
+def _relative_pronoun(
+    clause: Clause, subject: int | None, verb: int | None, pos: list[str], pairs: Pairs
+) -> None:
     """The relative pronoun -> the noun it stands for, and -> its verb when it is not the subject."""
     if clause.kind == "rel" and clause.opener is not None:
         if clause.antecedent is not None:
             pairs.add((clause.opener, clause.antecedent))
-        if verb is not None and subject != clause.opener:
+        first = clause.units[0] if clause.units else None
+        if first is not None and pos[clause.opener] == "det" and first.start == clause.opener + 1:
+            pairs.add((clause.opener, first.head))  # "the girl whose bike was stolen": whose -> girl, bike
+        elif verb is not None and subject != clause.opener:
             pairs.add((clause.opener, verb))
 
 
@@ -195,7 +200,7 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs, lemma
     clause.verbs = [g.head for g in groups]
     if subject is not None and verb is not None:
         pairs.update({(subject, verb), (verb, subject)})
-    _relative_pronoun(clause, subject, verb, pairs)
+    _relative_pronoun(clause, subject, verb, pos, pairs)
     scope = _Scope(units, merged, main, inverted, subject, verb, pos, role, pairs, lemmas)
     for k, u in enumerate(units):
         if u.left is not None or u is inverted or u in merged:

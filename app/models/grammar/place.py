@@ -15,7 +15,7 @@ COPULAR_LEMMAS = frozenset(
 COORDINATORS = frozenset({"and", "or", "but", "nor"})
 CLAUSE_PREPOSITIONS = frozenset({"after", "before", "until", "since"})
 WH_ADVERBS = frozenset({"where", "when", "why", "how"})
-RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
+RELATIVE_PRONOUNS = frozenset({"who", "whom", "which", "whose"})
 PRONOUN_DETERMINERS = frozenset(
     {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
      "each", "either", "neither", "another", "mine", "no", "much"}

@@ -122,8 +122,8 @@ def _question_determiner(w: Place) -> Found:
 
 
 def _relative_pronoun(w: Place) -> Found:
-    if w.r.key in RELATIVE_PRONOUNS:
-        return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"
+    if w.r.key in RELATIVE_PRONOUNS and (w.r.key != "whose" or w.prev in ("noun", "pron")):
+        return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"  # "whose coat is this": a determiner
     return None
 
 
