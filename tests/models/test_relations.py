@@ -446,6 +446,8 @@ def test_infinitives_and_object_complements() -> None:
         ("why did the buses slow near the school", "slow", "verb"),  # after a question's subject
         ("the deer have shed their antlers", "shed", "verb"),  # after have, a possessive after it
         ("we have breakfast every morning", "breakfast", "noun"),
+        ("what time does the bakery open", "open", "verb"),  # "what time" opens the question
+        ("please switch the heater on", "switch", "verb"),  # an order after please, listed as a noun
     ],
 )
 def test_parts_of_speech_come_from_the_neighbours(sentence: str, word: str, pos: str) -> None:

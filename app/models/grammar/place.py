@@ -69,3 +69,10 @@ class Place:
         )  # after a determiner or number, or an adjective that follows one
         self.has_verb = has_verb  # a verb since the clause's last boundary
         self.asked = asked  # the sentence opened with do or a modal ("did the dog ...") and awaits its verb
+
+
+def asks(pos: list[str], role: list[str], a: int, b: int) -> bool:
+    """Do words a..b-1 open a question: question words, or "which"/"what" and its noun ("what time does")?"""
+    if a < b and role[a] == "whdet":
+        return all(pos[x] in ("adj", "noun", "num") and role[x] == "" for x in range(a + 1, b))
+    return all(x == "wh" for x in role[a:b])

@@ -21,6 +21,7 @@ from app.models.grammar.place import (
     TAKES_A_PLAIN_VERB,
     WH_ADVERBS,
     Place,
+    asks,
 )
 from app.models.grammar.reading import Reading, can_be, nominal, read
 from app.models.grammar.verbs import (
@@ -221,6 +222,8 @@ def _verb_by_its_place(w: Place) -> Found:
     """A word that can be a verb is one after a modal or "to", at the start of an order, after "please" or
     after a subject pronoun whose clause has no verb yet: "will rain", "open the door", "they clean"."""
     r, nxt, prev_r, i = w.r, w.nxt, w.prev_r, w.i
+    if r.pos == "noun" and prev_r is not None and prev_r.key == "please" and w.i == 1:
+        return "verb", ""  # an order, even with a verb listed only as a noun: "please switch off the lights"
     if r.pos == "verb" or "verb" not in r.also:
         return None
     governed = (
@@ -433,9 +436,7 @@ def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
         p = _settle(w, p)
         pos[i], role[i] = p, rl
         opened = max((x + 1 for x in range(i) if role[x] == "coord"), default=0)  # the clause's first word
-        asked = asked or (
-            rl == "aux" and r.lemma in TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
-        )
+        asked = asked or (rl == "aux" and r.lemma in TAKES_A_PLAIN_VERB and asks(pos, role, opened, i))
         asked = asked and not (p == "verb" and rl != "aux")
         if p == "verb":
             verb_since_boundary = True
