@@ -565,3 +565,8 @@ def test_whose_after_a_noun_opens_a_relative_clause() -> None:
     found = partners("the boy whose kite broke cried all afternoon")
     assert found["boy"] == {"cried"} and found["whose"] == {"boy", "kite"} and found["kite"] == {"broke"}
     assert partners("whose scarf is this")["whose"] == {"scarf"}
+
+
+def test_once_opening_a_sentence_before_a_subject_opens_a_subordinate_clause() -> None:
+    found = partners("once the glue sets our chair will be safe")
+    assert found["once"] == {"sets", "be"} and found["sets"] == {"glue"} and found["chair"] == {"be"}

@@ -150,6 +150,8 @@ def _wh_adverb(w: Place) -> Found:
 
 def _clause_preposition(w: Place) -> Found:
     nxt, after = w.nxt, w.after
+    if w.r.key == "once" and w.i == 0 and nxt is not None and nxt.pos in ("det", "pron"):
+        return "conj", "sub"  # "once the paint dries | the door can be closed"
     if (
         w.r.key in CLAUSE_PREPOSITIONS
         and nxt is not None
