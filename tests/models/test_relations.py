@@ -570,3 +570,8 @@ def test_whose_after_a_noun_opens_a_relative_clause() -> None:
 def test_once_opening_a_sentence_before_a_subject_opens_a_subordinate_clause() -> None:
     found = partners("once the glue sets our chair will be safe")
     assert found["once"] == {"sets", "be"} and found["sets"] == {"glue"} and found["chair"] == {"be"}
+
+
+def test_a_plural_after_a_singular_noun_is_the_verb_of_a_clause_that_has_none() -> None:
+    found = partners("the coach marks our essays on mondays")  # "marks": listed only as a noun
+    assert found["coach"] == {"marks"} and found["essays"] == {"marks"} and found["the"] == {"coach"}

@@ -39,7 +39,8 @@ def opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: int
 def verb_of_a_verbless_clause(reads: list[Reading], pos: list[str], role: list[str]) -> None:
     """A stretch between two clause openers with no verb: "the farm dogs bark at every car that ..." is a
     subject and its verb, not a compound. Its first noun after a noun that can be a verb (or is the -s form
-    of one: "the last train to london leaves at nine") and ends the phrase becomes one."""
+    of one: "the last train to london leaves at nine", or a plural after a singular: "the teacher marks
+    our essays") and ends the phrase becomes one."""
     n = len(reads)
     bounds = [0] + [i for i in range(1, n) if role[i] in ("coord", "sub", "rel", "comp")] + [n]
     for a, b in zip(bounds, bounds[1:], strict=False):
@@ -47,7 +48,9 @@ def verb_of_a_verbless_clause(reads: list[Reading], pos: list[str], role: list[s
             continue
         for i in range(a + 1, b):
             last = i + 1 == n or not nominal(reads[i + 1])
-            if pos[i] == "noun" and pos[i - 1] == "noun" and verb_form(reads[i]) and last:
+            single = reads[i - 1].number == "sg" and not reads[i - 1].key.endswith("s")
+            agrees = single and reads[i].key.endswith("s") and reads[i].number == "pl"
+            if pos[i] == "noun" and pos[i - 1] == "noun" and (verb_form(reads[i]) or agrees) and last:
                 pos[i] = "verb"
                 break
 
