@@ -575,3 +575,9 @@ def test_once_opening_a_sentence_before_a_subject_opens_a_subordinate_clause() -
 def test_a_plural_after_a_singular_noun_is_the_verb_of_a_clause_that_has_none() -> None:
     found = partners("the coach marks our essays on mondays")  # "marks": listed only as a noun
     assert found["coach"] == {"marks"} and found["essays"] == {"marks"} and found["the"] == {"coach"}
+
+
+def test_a_relative_clause_with_no_relative_pronoun_leaves_the_main_clause_its_subject() -> None:
+    found = partners("the soup they served yesterday was cold")
+    assert found["soup"] == {"was"} and found["they"] == {"served"} and found["yesterday"] == {"served"}
+    assert found["cold"] == {"soup"}

@@ -72,6 +72,8 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
   who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed); "whose"
   -> the noun it stands for and the noun after it ("the girl whose bike was stolen": whose -> girl, bike);
+  a subject pronoun and its verb right after a noun phrase that still lacks its verb are a relative clause
+  with no pronoun, its subject and verb paired ("the film we watched | was scary": film <-> was);
 * subordinate and complement clauses: the conjunction -> its own clause's verb and the verb of the clause it
   depends on, the nearer before it when that clause has two ("... finish ... because the lesson was long":
   because -> was, because -> finish; "remember to charge it before we left": before -> charge); the

@@ -95,6 +95,9 @@ def distribute(
             cur = Clause("rel", opener=u.head, parent=cur, antecedent=antecedent)
             clauses.append(cur)
             continue
+        if _contact_relative(cur, units, ui, keys):  # "the film | we watched last night | was scary"
+            cur = Clause("rel", parent=cur, antecedent=units[ui - 1].head)
+            clauses.append(cur)
         if pending is not None and u.kind != "adv":
             conj, left = pending
             pending = None
@@ -135,6 +138,24 @@ def _adverbs_after_the_last_phrase(clause: Clause, keys: list[str]) -> list[Unit
     moved = units[k:]
     del units[k:]
     return moved
+
+
+def _contact_relative(clause: Clause, units: list[Unit], ui: int, keys: list[str]) -> bool:
+    """Does unit ui, a subject pronoun right after a noun phrase in a clause with no verb yet and before a
+    verb group, open a relative clause with no relative pronoun ("the cake | we made | was sweet")?"""
+    u, before = units[ui], units[ui - 1] if ui else None
+    after = units[ui + 1] if ui + 1 < len(units) else None
+    if not (u.bare and keys[u.head] in _SUBJECTS and before is not None and before.bare):
+        return False
+    return (
+        after is not None
+        and after.kind == "vg"
+        and not clause.has_verb()
+        and keys[before.head] not in _SUBJECTS
+    )
+
+
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they"})
 
 
 def _trailing_subject(clause: Clause) -> int | None:
