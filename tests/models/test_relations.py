@@ -581,3 +581,7 @@ def test_a_relative_clause_with_no_relative_pronoun_leaves_the_main_clause_its_s
     found = partners("the soup they served yesterday was cold")
     assert found["soup"] == {"was"} and found["they"] == {"served"} and found["yesterday"] == {"served"}
     assert found["cold"] == {"soup"}
+
+
+def test_an_adjective_after_be_in_an_order_points_at_be() -> None:
+    assert partners("be quiet during the film")["quiet"] == {"be"}
