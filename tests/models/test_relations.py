@@ -585,3 +585,8 @@ def test_a_relative_clause_with_no_relative_pronoun_leaves_the_main_clause_its_s
 
 def test_an_adjective_after_be_in_an_order_points_at_be() -> None:
     assert partners("be quiet during the film")["quiet"] == {"be"}
+
+
+def test_a_verbs_plain_form_after_be_is_a_predicate_adjective() -> None:
+    found = partners("my bedroom is tidy now")
+    assert found["bedroom"] == {"is"} and found["tidy"] == {"bedroom"} and found["now"] == {"is"}

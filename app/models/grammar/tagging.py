@@ -29,6 +29,7 @@ from app.models.grammar.verbs import (
     noun_before_no_agreement,
     opens_a_clause,
     participle_after_be,
+    plain_form_after_be,
     verb_ending_a_phrase,
     verb_of_a_verbless_clause,
 )
@@ -339,6 +340,7 @@ _KNOWN_WORD_RULES = (
     _verb_of_a_question,
     _verb_of_a_modal,
     participle_after_be,
+    plain_form_after_be,
     _verb_after_a_subject,
     _adverb_after_a_verb,
 )

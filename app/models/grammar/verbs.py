@@ -104,3 +104,10 @@ def noun_before_no_agreement(w: Place) -> Found:
     while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and w.role[j] == "":
         j -= 1
     return ("noun", "") if j >= 0 and w.reads[j].key in CLAUSE_PREPOSITIONS else None
+
+
+def plain_form_after_be(w: Place) -> Found:
+    """A verb's plain form cannot follow be as a verb: it is the adjective ("the pastry is light")."""
+    r = w.r
+    plain = r.pos == "verb" and r.tense == "present" and r.number == "pl" and r.lemma not in AUXILIARY_LEMMAS
+    return ("adj", "") if plain and w.governor == "aux" and w.governor_lemma == "be" else None
