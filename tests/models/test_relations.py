@@ -590,3 +590,8 @@ def test_an_adjective_after_be_in_an_order_points_at_be() -> None:
 def test_a_verbs_plain_form_after_be_is_a_predicate_adjective() -> None:
     found = partners("my bedroom is tidy now")
     assert found["bedroom"] == {"is"} and found["tidy"] == {"bedroom"} and found["now"] == {"is"}
+
+
+def test_her_before_a_participle_and_a_noun_is_a_determiner() -> None:
+    found = partners("the vet bandaged her broken paw")
+    assert found["her"] == {"paw"} and found["broken"] == {"paw"} and found["paw"] == {"bandaged"}

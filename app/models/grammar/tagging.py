@@ -98,8 +98,9 @@ def _determiner_alone(w: Place) -> Found:
     alone = not nominal(nxt) or _only_before_a_verb(w, 1) or (k == "that" and clause and after.pos == "verb")
     if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or not alone:
         return None
-    if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
-        return None
+    participle = nxt is not None and (nxt.key.endswith(("ed", "en")) or nxt.tense == "" and nxt.pos == "verb")
+    if participle and after is not None and after.pos == "noun":
+        return None  # "treat her broken wrist"
     if k in ("his", "her") and nxt is not None and nxt.pos == "verb" and nxt.key.endswith("s"):
         return None  # "treated his burns": a verb's -s form after a possessive is a plural noun
     rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
