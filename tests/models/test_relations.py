@@ -595,3 +595,9 @@ def test_a_verbs_plain_form_after_be_is_a_predicate_adjective() -> None:
 def test_her_before_a_participle_and_a_noun_is_a_determiner() -> None:
     found = partners("the vet bandaged her broken paw")
     assert found["her"] == {"paw"} and found["broken"] == {"paw"} and found["paw"] == {"bandaged"}
+
+
+def test_an_en_participle_after_be_with_nothing_after_it_is_a_state() -> None:
+    found = partners("the vase on our shelf was broken")
+    assert found["vase"] == {"was"} and found["broken"] == {"vase"}
+    assert partners("she was given a prize")["given"] == {"she"}  # an object after it: passive

@@ -107,7 +107,11 @@ def noun_before_no_agreement(w: Place) -> Found:
 
 
 def plain_form_after_be(w: Place) -> Found:
-    """A verb's plain form cannot follow be as a verb: it is the adjective ("the pastry is light")."""
-    r = w.r
-    plain = r.pos == "verb" and r.tense == "present" and r.number == "pl" and r.lemma not in AUXILIARY_LEMMAS
-    return ("adj", "") if plain and w.governor == "aux" and w.governor_lemma == "be" else None
+    """A verb's plain form cannot follow be as a verb: it is the adjective ("the pastry is light"); so is
+    an -en participle with no object or agent after it, a state ("its wing was broken", "ice is frozen")."""
+    r, nxt = w.r, w.nxt
+    if r.pos != "verb" or r.lemma in AUXILIARY_LEMMAS or w.governor != "aux" or w.governor_lemma != "be":
+        return None
+    plain = r.tense == "present" and r.number == "pl"
+    state = r.tense == "" and r.key.endswith("en") and (nxt is None or nxt.pos not in ("det", "pron", "prep"))
+    return ("adj", "") if plain or state else None
