@@ -8,6 +8,8 @@ from app.models.grammar.reading import Reading, nominal
 from app.models.lexicon import LEXICON
 
 Found = tuple[str, str] | None  # a part of speech and a role, as tagging.py's rules give them
+# Participles that name a state after be ("its wing was broken"); other participles there are passives.
+STATES = frozenset({"broken", "frozen", "swollen", "torn", "worn", "burnt", "bent", "cracked", "soaked"})
 
 
 def verb_form(r: Reading) -> bool:
@@ -108,10 +110,10 @@ def noun_before_no_agreement(w: Place) -> Found:
 
 def plain_form_after_be(w: Place) -> Found:
     """A verb's plain form cannot follow be as a verb: it is the adjective ("the pastry is light"); so is
-    an -en participle with no object or agent after it, a state ("its wing was broken", "ice is frozen")."""
+    a participle that names a state, with no object or agent after it ("its wing was broken")."""
     r, nxt = w.r, w.nxt
     if r.pos != "verb" or r.lemma in AUXILIARY_LEMMAS or w.governor != "aux" or w.governor_lemma != "be":
         return None
     plain = r.tense == "present" and r.number == "pl"
-    state = r.tense == "" and r.key.endswith("en") and (nxt is None or nxt.pos not in ("det", "pron", "prep"))
+    state = r.key in STATES and (nxt is None or nxt.pos not in ("det", "pron", "prep"))
     return ("adj", "") if plain or state else None
