@@ -447,6 +447,9 @@ def test_infinitives_and_object_complements() -> None:
         ("the deer have shed their antlers", "shed", "verb"),  # after have, a possessive after it
         ("we have breakfast every morning", "breakfast", "noun"),
         ("what time does the bakery open", "open", "verb"),  # "what time" opens the question
+        ("our grandson was born in march", "march", "noun"),  # a verb of the lexicon ending the sentence
+        ("the bridge has been closed since march", "march", "noun"),
+        ("we have lunch the same time every day", "lunch", "noun"),
         ("please switch the heater on", "switch", "verb"),  # an order after please, listed as a noun
     ],
 )

@@ -30,6 +30,7 @@ from app.models.grammar.verbs import (
     opens_a_clause,
     participle_after_be,
     plain_form_after_be,
+    verb_after_a_preposition,
     verb_ending_a_phrase,
     verb_of_a_verbless_clause,
 )
@@ -202,12 +203,6 @@ def _verb_in_a_phrase(w: Place) -> Found:
     return None
 
 
-def _verb_after_a_preposition(w: Place) -> Found:
-    if w.r.pos == "verb" and w.prev == "prep" and w.role[w.i - 1] != "inf" and "noun" in w.r.also:
-        return "noun", ""  # "after work"
-    return None
-
-
 def _adjective_in_a_phrase(w: Place) -> Found:
     if w.r.pos in ("adv", "noun") and "adj" in w.r.also and w.inside_phrase and nominal(w.nxt):
         return "adj", ""  # "a fast car"
@@ -335,7 +330,7 @@ _KNOWN_WORD_RULES = (
     _verb_in_a_phrase,
     verb_ending_a_phrase,
     noun_before_no_agreement,
-    _verb_after_a_preposition,
+    verb_after_a_preposition,
     _adjective_in_a_phrase,
     _verb_by_its_place,
     _verb_of_a_question,

@@ -80,7 +80,7 @@ def after_a_relative_clause(w: Place) -> bool:
 
 def participle_after_be(w: Place) -> Found:
     """A word listed only as a noun is a participle after be when it ends in -ing ("she was running"), and
-    after have when an article or a possessive follows it ("the snake has shed its skin")."""
+    after have when "a" or a possessive follows it ("the snake has shed its skin")."""
     if w.r.pos != "noun" or w.governor != "aux":
         return None
     if w.r.key.endswith("ing") and w.governor_lemma == "be":
@@ -91,7 +91,7 @@ def participle_after_be(w: Place) -> Found:
     return None
 
 
-_ARTICLES_AND_POSSESSIVES = frozenset({"a", "an", "the", "its", "his", "her", "their", "my", "your", "our"})
+_ARTICLES_AND_POSSESSIVES = frozenset({"a", "an", "its", "his", "her", "their", "my", "your", "our"})
 
 
 def noun_before_no_agreement(w: Place) -> Found:
@@ -117,3 +117,14 @@ def plain_form_after_be(w: Place) -> Found:
     plain = r.tense == "present" and r.number == "pl"
     state = r.key in STATES and (nxt is None or nxt.pos not in ("det", "pron", "prep"))
     return ("adj", "") if plain or state else None
+
+
+def verb_after_a_preposition(w: Place) -> Found:
+    """A verb of the lexicon right after a preposition is a noun when it can be one ("after work"), or when
+    it ends the sentence ("in march", "since march")."""
+    r, prev_r = w.r, w.prev_r
+    ends = w.nxt is None and not r.key.endswith("ing") and r.lemma not in AUXILIARY_LEMMAS
+    after = w.prev == "prep" or (ends and prev_r is not None and prev_r.key in CLAUSE_PREPOSITIONS)
+    if r.pos == "verb" and after and w.role[w.i - 1] != "inf" and ("noun" in r.also or ends):
+        return "noun", ""
+    return None
