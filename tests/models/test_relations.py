@@ -604,3 +604,8 @@ def test_an_en_participle_after_be_with_nothing_after_it_is_a_state() -> None:
     found = partners("the vase on our shelf was broken")
     assert found["vase"] == {"was"} and found["broken"] == {"vase"}
     assert partners("she was given a prize")["given"] == {"she"}  # an object after it: passive
+
+
+def test_an_object_pronoun_ending_an_opening_clause_stays_its_object() -> None:
+    found = partners("when you meet them ask about their trip")
+    assert found["them"] == {"meet"} and found["when"] == {"meet", "ask"} and found["ask"] == set()

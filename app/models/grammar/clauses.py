@@ -104,7 +104,7 @@ def distribute(
             u.left = left
             coordinations.append((conj, left, u))
         elif u.kind == "vg" and cur.has_verb() and not (cur.units and cur.units[-1].kind == "inf"):
-            k = _trailing_subject(cur)
+            k = _trailing_subject(cur, keys)
             if _question_so_far(cur):
                 pass  # "can you swim": the verb groups merge when the clause is resolved
             elif cur.kind in ("sub", "rel", "comp") and cur.parent is not None and not cur.parent.has_verb():
@@ -115,7 +115,7 @@ def distribute(
                 elif cur.kind == "rel":
                     parent.units.extend(_adverbs_after_the_last_phrase(cur, keys))
                 cur = parent
-            elif k is not None and keys[cur.units[k].head] not in _OBJECT_PRONOUNS:  # "made me laugh"
+            elif k is not None:
                 moved = cur.units[k:]  # "i think | the movie was boring": a complement clause with no "that"
                 del cur.units[k:]
                 cur = Clause("comp", parent=cur)
@@ -158,7 +158,7 @@ def _contact_relative(clause: Clause, units: list[Unit], ui: int, keys: list[str
 _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they"})
 
 
-def _trailing_subject(clause: Clause) -> int | None:
+def _trailing_subject(clause: Clause, keys: list[str]) -> int | None:
     """Where the subject of a verb group that arrives after the clause has its verb starts: the last bare noun
     phrase after that verb, with only phrases that own a preposition and adverbs after it ("the tailor said
     | the collar on my shirt was", "when the liquids were mixed | the beaker suddenly turned")."""
@@ -168,7 +168,7 @@ def _trailing_subject(clause: Clause) -> int | None:
         k -= 1
     if k < 0 or not units[k].bare or not any(x.kind == "vg" for x in units[:k]):
         return None
-    return k
+    return None if keys[units[k].head] in _OBJECT_PRONOUNS else k  # "made me laugh", "see him | tell"
 
 
 def _question_so_far(clause: Clause) -> bool:
