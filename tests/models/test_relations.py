@@ -609,3 +609,8 @@ def test_an_en_participle_after_be_with_nothing_after_it_is_a_state() -> None:
 def test_an_object_pronoun_ending_an_opening_clause_stays_its_object() -> None:
     found = partners("when you meet them ask about their trip")
     assert found["them"] == {"meet"} and found["when"] == {"meet", "ask"} and found["ask"] == set()
+
+
+def test_a_coordinated_clause_whose_subject_has_a_phrase_after_it() -> None:
+    found = partners("our soup seemed hot and the bread from a bakery was fresh")
+    assert found["bread"] == {"was"} and found["fresh"] == {"bread"} and found["and"] == {"seemed", "was"}

@@ -61,6 +61,8 @@ def distribute(
             k = _next_content(units, ui + 1)
             nxt = units[k] if k < len(units) else None
             m = _next_content(units, k + 1)
+            while m < len(units) and units[m].kind == "np" and units[m].prep is not None:
+                m = _next_content(units, m + 1)  # "and the man in the hat | left"
             then = units[m] if m < len(units) else None
             p = _next_content(units, m + 1)
             opens = nxt is not None and nxt.bare and then is not None and then.kind == "vg"
@@ -166,7 +168,7 @@ def _trailing_subject(clause: Clause, keys: list[str]) -> int | None:
     k = len(units) - 1
     while k >= 0 and (units[k].kind == "adv" or (units[k].kind == "np" and units[k].prep is not None)):
         k -= 1
-    if k < 0 or not units[k].bare or not any(x.kind == "vg" for x in units[:k]):
+    if k < 0 or not units[k].bare or units[k].left is not None or not any(x.kind == "vg" for x in units[:k]):
         return None
     return None if keys[units[k].head] in _OBJECT_PRONOUNS else k  # "made me laugh", "see him | tell"
 

@@ -139,7 +139,7 @@ def _adjective(s: _Scope, k: int, u: Unit) -> None:
     fronted = main is not None and aux_only(main, s.role) and subject is not None and subject > u.head
     if subject is not None and (s.verb_before(k) is not None or s.inverted is not None or fronted):
         s.pairs.add((u.head, subject))  # "the bank was steep", "is the bread still warm", "how old is he"
-    elif subject is None and s.verb_before(k) is not None and s.lemmas[s.verb_before(k)] == "be":
+    elif subject is None and s.units[0].kind == "vg" and s.lemmas[s.units[0].head] == "be":
         s.pairs.add((u.head, s.verb_before(k)))  # an order with no subject: "be careful": careful -> be
 
 

@@ -241,7 +241,8 @@ def _verb_by_its_place(w: Place) -> Found:
 
 def _verb_of_a_question(w: Place) -> Found:
     r = w.r
-    if r.pos in ("noun", "adj") and w.asked and w.prev == "noun" and not nominal(w.nxt):
+    verb_next = w.nxt is not None and w.nxt.pos == "verb"  # "does our dune airstrike update": in the phrase
+    if r.pos in ("noun", "adj") and w.asked and w.prev == "noun" and not nominal(w.nxt) and not verb_next:
         return "verb", ""  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
     return None
 
