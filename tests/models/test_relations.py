@@ -614,3 +614,8 @@ def test_an_object_pronoun_ending_an_opening_clause_stays_its_object() -> None:
 def test_a_coordinated_clause_whose_subject_has_a_phrase_after_it() -> None:
     found = partners("our soup seemed hot and the bread from a bakery was fresh")
     assert found["bread"] == {"was"} and found["fresh"] == {"bread"} and found["and"] == {"seemed", "was"}
+
+
+def test_her_before_a_degree_adverb_and_an_adjective_is_a_determiner() -> None:
+    found = partners("we visited her very old aunt")
+    assert found["her"] == {"aunt"} and found["aunt"] == {"visited"} and found["very"] == {"old"}

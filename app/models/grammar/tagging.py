@@ -102,8 +102,11 @@ def _determiner_alone(w: Place) -> Found:
     participle = nxt is not None and (nxt.key.endswith(("ed", "en")) or nxt.tense == "" and nxt.pos == "verb")
     if participle and after is not None and after.pos == "noun":
         return None  # "treat her broken wrist"
-    if k in ("his", "her") and nxt is not None and nxt.pos == "verb" and nxt.key.endswith("s"):
-        return None  # "treated his burns": a verb's -s form after a possessive is a plural noun
+    if k in ("his", "her") and nxt is not None:
+        plural = nxt.pos == "verb" and nxt.key.endswith("s")  # "treated his burns": a plural noun
+        degree = nxt.pos == "adv" and after is not None and after.pos == "adj"  # "her very old dog"
+        if plural or degree:
+            return None
     rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
     return "pron", rel if k == "that" and nxt is not None else ""
 
