@@ -17,8 +17,12 @@ How the grammar relation is read
    it heads the noun phrase ("the garden zibbets are"); a word that can be an adverb is one after an
    ordinary verb ("studied hard"); this/that/her/... with no noun after them are pronouns; "that" after a
    noun is a relative pronoun (also before a noun and a verb: "the cake that mum baked") and after a verb a
-   conjunction; "to" before a verb marks an infinitive; with
-   no verb anywhere, a noun that can be a verb after another noun is one ("the dogs bark").
+   conjunction; "to" before a verb marks an infinitive; a word listed only as a noun is the verb after a
+   modal, a negated do, a question's subject or a subject pronoun ("does not water", "why did the riders
+   slow down"), and an -ing noun after be ("was running"); a verb after a noun in a preposition's phrase
+   heads it when another verb follows ("the pipe under the kitchen sink has"); between two clause openers
+   with no verb, a noun after a noun that can be a verb (or is the -s form of one) is one ("the dogs bark",
+   "the last train to london leaves at nine").
 2. *Chunking.* Noun phrases are [determiners] [adverb? adjective | number | adjective and adjective]*
    noun+ (the head is the last noun) or a single pronoun; a preposition right before a phrase owns it. A verb
    group is a chain of auxiliaries (be, have, do, the modals, and their n't forms), with adverbs between,
@@ -28,7 +32,12 @@ How the grammar relation is read
    complement clause; and/or/but followed by a subject and a verb (or by an auxiliary, a subject and a verb:
    "did he sign it or did he veto it"), once the clause has its verb, open a coordinated clause. A
    subordinate or relative clause ends when a second verb group arrives while the clause it hangs on still
-   lacks a verb ("the man who lives next door | has a parrot").
+   lacks a verb ("the man who lives next door | has a parrot"); the last noun phrase after the verb, with
+   the phrases that own a preposition and the adverbs after it, then goes with the new verb ("when the
+   liquids were mixed | the beaker suddenly turned"), as it does, in a clause that has its verb, as the
+   subject of a complement clause with no "that" ("said | the collar on my shirt was too tight"), but not
+   an object pronoun ("made me laugh"). A particle may end a subordinate clause that opens the sentence
+   ("when the lights go out | the ward becomes quiet").
 
 Grammar partners, construction by construction (query -> key; <-> marks a pair in both directions):
 
@@ -56,10 +65,15 @@ Grammar partners, construction by construction (query -> key; <-> marks a pair i
 * coordination (and, or, but): the conjunction -> both conjuncts (the heads of the two phrases, or the two
   verbs); the second conjunct takes the first one's partners (in "my brother and my sister live",
   sister <-> live as brother <-> live; in "they ate the pizza and drank", drank <-> they), and a second
-  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy);
+  verb with no auxiliary of its own the first one's ("should clean ... and buy": should -> buy); a
+  preposition points at a second noun with no words of its own before it ("with butter and honey": with ->
+  butter, honey) but not at a second phrase that has them ("with rice and a green salad": with -> rice);
 * relative clause: the relative pronoun -> the noun it stands for and is the clause's subject (<-> its verb)
   or, when the clause has another subject, its object (-> its verb) ("the man who lives": who -> man,
-  who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed);
+  who <-> lives; "the book that i borrowed": that -> book, that -> borrowed, i <-> borrowed); "whose"
+  -> the noun it stands for and the noun after it ("the girl whose bike was stolen": whose -> girl, bike);
+  a subject pronoun and its verb right after a noun phrase that still lacks its verb are a relative clause
+  with no pronoun, its subject and verb paired ("the film we watched | was scary": film <-> was);
 * subordinate and complement clauses: the conjunction -> its own clause's verb and the verb of the clause it
   depends on, the nearer before it when that clause has two ("... finish ... because the lesson was long":
   because -> was, because -> finish; "remember to charge it before we left": before -> charge); the
@@ -92,7 +106,7 @@ def parse(
     pairs: set[tuple[int, int]] = set()
     units = chunk(reads, pos, role, pairs)
     coordinations: list[tuple[int, Unit | None, Unit]] = []
-    clauses = distribute(units, coordinations)
+    clauses = distribute(units, coordinations, [r.key for r in reads])
     lemmas = [r.lemma for r in reads]
     for clause in clauses:
         resolve(clause, pos, role, pairs, lemmas)

@@ -39,6 +39,17 @@ PHRASAL_VERBS = {
     "work": {"out"},
     "heat": {"up"},
     "warm": {"up"},
+    "cut": {"off", "down", "up"},
+    "knock": {"down", "over", "out"},
+    "print": {"out"},
+    "pull": {"on", "off", "down"},
+    "pay": {"in", "back", "off"},
+    "blow": {"out", "up"},
+    "hang": {"up"},
+    "sort": {"out"},
+    "tidy": {"up"},
+    "lock": {"up"},
+    "tear": {"up", "down"},
 }
 
 
@@ -87,6 +98,22 @@ def _noun_phrase(i: int, pos: list[str], role: list[str]) -> tuple[int, int] | N
     return (i, k - 1) if k > j else None
 
 
+def _phrasal(i: int, reads: list[Reading], pos: list[str]) -> bool:
+    """Is the preposition i the particle of the verb before it, its object no bare noun ("pay in this
+    cheque", not "paid in cash")?"""
+    bare = i + 1 < len(pos) and pos[i + 1] == "noun"
+    return reads[i].key in PHRASAL_VERBS.get(reads[i - 1].lemma, ()) and not bare
+
+
+def _particle_before_a_subject(i: int, pos: list[str], role: list[str]) -> bool:
+    """Is the preposition i a particle that ends a subordinate clause opening the sentence, the phrase after
+    it the main clause's subject ("when the lights go out | the ward becomes quiet")?"""
+    if role[0] != "sub" or any(r in ("sub", "rel", "comp", "coord") for r in role[1:i]):
+        return False
+    found = _noun_phrase(i + 1, pos, role) if i + 1 < len(pos) else None
+    return found is not None and found[1] + 1 < len(pos) and pos[found[1] + 1] == "verb"
+
+
 def chunk(reads: list[Reading], pos: list[str], role: list[str], pairs: set[tuple[int, int]]) -> list[Unit]:
     """Split the tagged sentence into chunks, adding the pairs inside noun phrases to ``pairs``."""
     units: list[Unit] = []
@@ -114,7 +141,7 @@ def chunk(reads: list[Reading], pos: list[str], role: list[str], pairs: set[tupl
             p == "prep"
             and i
             and pos[i - 1] == "verb"
-            and reads[i].key in PHRASAL_VERBS.get(reads[i - 1].lemma, ())
+            and (_phrasal(i, reads, pos) or _particle_before_a_subject(i, pos, role))
         ):
             units.append(Unit("prep", i))  # a particle: "turn off the oven"
             i += 1
@@ -127,8 +154,15 @@ def chunk(reads: list[Reading], pos: list[str], role: list[str], pairs: set[tupl
                 i += 1
                 continue
             start, head = found
-            if reads[i].key in CLAUSE_PREPOSITIONS and head + 1 < n and pos[head + 1] == "verb":
-                units.append(Unit("sub", i))  # "after we ate": a clause, not a phrase
+            # "after we ate": a clause; but "the lesson after lunch was long": the subject's phrase
+            subject_waits = "verb" not in pos[:i] and any(x in ("noun", "pron") for x in pos[:i])
+            if (
+                reads[i].key in CLAUSE_PREPOSITIONS
+                and head + 1 < n
+                and pos[head + 1] == "verb"
+                and not subject_waits
+            ):
+                units.append(Unit("sub", i))
                 phrase(start, head, None)
             else:
                 phrase(start, head, i)

@@ -31,6 +31,7 @@ class _Scope:
     pos: list[str]
     role: list[str]
     pairs: Pairs
+    lemmas: list[str]
 
     def verb_before(self, k: int) -> int | None:
         g = next((x for x in reversed(self.units[:k]) if x.kind == "vg" and x not in self.merged), None)
@@ -52,7 +53,10 @@ def _inversion(clause: Clause, role: list[str], pairs: Pairs) -> tuple[list[Unit
         between = [
             u for u in units[first + 1 : second] if u.kind != "adv" and (u.kind != "np" or u.prep is None)
         ]
-        if all(u.kind in ("wh", "adv") for u in units[:first]) and len(between) == 1 and between[0].bare:
+        asking = all(
+            u.kind in ("wh", "adv") or (u.kind == "adj" and units[0].kind == "wh") for u in units[:first]
+        )
+        if asking and len(between) == 1 and between[0].bare:  # "how long will you stay"
             pairs.update((t, groups[1].head) for t in range(groups[0].start, groups[0].head + 1))
             return groups[1:], between[0]
     return groups, None
@@ -124,14 +128,25 @@ def _adjective(s: _Scope, k: int, u: Unit) -> None:
         s.pairs.add((u.head, previous.head))  # "left the door open"
         return
     main, subject = s.main, s.subject
+    if (
+        s.inverted is not None
+        and u.head < s.inverted.head
+        and s.verb is not None
+        and s.lemmas[s.verb] != "be"
+    ):
+        s.pairs.add((u.head, s.verb))  # "how long will you stay": long -> stay
+        return
     fronted = main is not None and aux_only(main, s.role) and subject is not None and subject > u.head
     if subject is not None and (s.verb_before(k) is not None or s.inverted is not None or fronted):
         s.pairs.add((u.head, subject))  # "the bank was steep", "is the bread still warm", "how old is he"
+    elif subject is None and s.units[0].kind == "vg" and s.lemmas[s.units[0].head] == "be":
+        s.pairs.add((u.head, s.verb_before(k)))  # an order with no subject: "be careful": careful -> be
 
 
 def _adverb(s: _Scope, k: int, u: Unit) -> None:
     pos, role = s.pos, s.role
-    if u.head + 1 < len(pos) and pos[u.head + 1] in ("adj", "adv") and role[u.head + 1] == "":
+    negates = s.lemmas[u.head] == "not" and s.verb_before(k) is not None  # "is not ripe": not -> is
+    if u.head + 1 < len(pos) and pos[u.head + 1] in ("adj", "adv") and role[u.head + 1] == "" and not negates:
         s.pairs.add((u.head, u.head + 1))  # "very long", "still warm"
         return
     previous_unit = s.units[k - 1] if k else None
@@ -158,12 +173,17 @@ _PARTNERS_OF: dict[str, Callable[[_Scope, int, Unit], None]] = {
 }
 
 
-def _relative_pronoun(clause: Clause, subject: int | None, verb: int | None, pairs: Pairs) -> None:
+def _relative_pronoun(
+    clause: Clause, subject: int | None, verb: int | None, pos: list[str], pairs: Pairs
+) -> None:
     """The relative pronoun -> the noun it stands for, and -> its verb when it is not the subject."""
     if clause.kind == "rel" and clause.opener is not None:
         if clause.antecedent is not None:
             pairs.add((clause.opener, clause.antecedent))
-        if verb is not None and subject != clause.opener:
+        first = clause.units[0] if clause.units else None
+        if first is not None and pos[clause.opener] == "det" and first.start == clause.opener + 1:
+            pairs.add((clause.opener, first.head))  # "the girl whose bike was stolen": whose -> girl, bike
+        elif verb is not None and subject != clause.opener:
             pairs.add((clause.opener, verb))
 
 
@@ -182,8 +202,8 @@ def resolve(clause: Clause, pos: list[str], role: list[str], pairs: Pairs, lemma
     clause.verbs = [g.head for g in groups]
     if subject is not None and verb is not None:
         pairs.update({(subject, verb), (verb, subject)})
-    _relative_pronoun(clause, subject, verb, pairs)
-    scope = _Scope(units, merged, main, inverted, subject, verb, pos, role, pairs)
+    _relative_pronoun(clause, subject, verb, pos, pairs)
+    scope = _Scope(units, merged, main, inverted, subject, verb, pos, role, pairs, lemmas)
     for k, u in enumerate(units):
         if u.left is not None or u is inverted or u in merged:
             continue  # second conjuncts take their partners from the first, later
@@ -232,7 +252,9 @@ def share(coordinations: list[tuple[int, Unit | None, Unit]], role: list[str], p
             pairs.update((t, right.head) for t in range(left.start, left.head) if role[t] == "aux")
         if right.kind == "np" and right.prep is not None:
             continue  # "in the morning and in the evening": the second has its own preposition
+        # "with butter and honey": with -> both; "with rice and a green salad": with -> rice alone
+        alone = left.kind == "np" and left.prep is not None and right.start != right.head
         for a, b in [pair for pair in pairs if pair[0] == left.head and pair[1] != conj]:
             pairs.add((right.head, b))
-            if (b, a) in pairs:
+            if (b, a) in pairs and not (alone and b == left.prep):
                 pairs.add((b, right.head))

@@ -15,7 +15,7 @@ COPULAR_LEMMAS = frozenset(
 COORDINATORS = frozenset({"and", "or", "but", "nor"})
 CLAUSE_PREPOSITIONS = frozenset({"after", "before", "until", "since"})
 WH_ADVERBS = frozenset({"where", "when", "why", "how"})
-RELATIVE_PRONOUNS = frozenset({"who", "whom", "which"})
+RELATIVE_PRONOUNS = frozenset({"who", "whom", "which", "whose"})
 PRONOUN_DETERMINERS = frozenset(
     {"this", "that", "these", "those", "her", "his", "some", "any", "all", "many", "few", "several", "both",
      "each", "either", "neither", "another", "mine", "no", "much"}
@@ -23,7 +23,15 @@ PRONOUN_DETERMINERS = frozenset(
 # Words of quantity that are degree adverbs before an adjective or adverb ("far too loud", "the most popular
 # dish") and adjectives elsewhere ("more salt", "enough money", "how far is it").
 DEGREE_WORDS = frozenset({"far", "more", "most", "less", "least", "enough"})
-SUBJECT_PRONOUNS = frozenset({"i", "you", "he", "she", "it", "we", "they", "who"})
+# Adverbs that stand between a subject and its verb ("the pupil who sits near the door always finishes").
+BEFORE_A_VERB = frozenset(
+    {"always", "never", "often", "usually", "sometimes", "rarely", "seldom", "also", "still", "already",
+     "just", "really", "finally", "suddenly", "even", "only", "ever", "hardly", "mostly", "soon"}
+)  # fmt: skip
+SUBJECT_PRONOUNS = frozenset(
+    {"i", "you", "he", "she", "it", "we", "they", "who", "everyone", "everybody", "someone", "somebody",
+     "anyone", "anybody", "nobody"}
+)  # fmt: skip
 TAKES_A_PLAIN_VERB = frozenset({"do", "will", "can", "shall", "may", "must"})
 MODALS = TAKES_A_PLAIN_VERB - {"do"}
 # Verbs of going: after them "to" before a word that is also a noun is a preposition ("walks to work").
@@ -61,3 +69,10 @@ class Place:
         )  # after a determiner or number, or an adjective that follows one
         self.has_verb = has_verb  # a verb since the clause's last boundary
         self.asked = asked  # the sentence opened with do or a modal ("did the dog ...") and awaits its verb
+
+
+def asks(pos: list[str], role: list[str], a: int, b: int) -> bool:
+    """Do words a..b-1 open a question: question words, or "which"/"what" and its noun ("what time does")?"""
+    if a < b and role[a] == "whdet":
+        return all(pos[x] in ("adj", "noun", "num") and role[x] == "" for x in range(a + 1, b))
+    return all(x == "wh" for x in role[a:b])

@@ -21,9 +21,19 @@ from app.models.grammar.place import (
     TAKES_A_PLAIN_VERB,
     WH_ADVERBS,
     Place,
+    asks,
 )
 from app.models.grammar.reading import Reading, can_be, nominal, read
-from app.models.lexicon import LEXICON
+from app.models.grammar.verbs import (
+    after_a_relative_clause,
+    noun_before_no_agreement,
+    opens_a_clause,
+    participle_after_be,
+    plain_form_after_be,
+    verb_after_a_preposition,
+    verb_ending_a_phrase,
+    verb_of_a_verbless_clause,
+)
 
 # ---------------------------------------------------------------------------------------------------------
 # A known word: the first rule that applies gives its (part of speech, role); none keeps the lexicon's.
@@ -69,9 +79,9 @@ def _only_before_a_verb(w: Place, k: int) -> bool:
 
 
 def _only_as_adverb(w: Place) -> Found:
-    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] == "rel")
+    subject = w.prev in ("noun", "pron") or (w.i > 0 and w.role[w.i - 1] in ("rel", "aux", "coord"))
     if subject and _only_before_a_verb(w, 0):
-        return "adv", ""  # between a subject and its verb: "i only had toast"
+        return "adv", ""  # before a verb: "i only had toast", "can only move", "and only stopped"
     return None
 
 
@@ -89,8 +99,14 @@ def _determiner_alone(w: Place) -> Found:
     alone = not nominal(nxt) or _only_before_a_verb(w, 1) or (k == "that" and clause and after.pos == "verb")
     if w.r.pos != "det" or k not in PRONOUN_DETERMINERS or not alone:
         return None
-    if nxt is not None and nxt.key.endswith("ed") and after is not None and after.pos == "noun":
-        return None
+    participle = nxt is not None and (nxt.key.endswith(("ed", "en")) or nxt.tense == "" and nxt.pos == "verb")
+    if participle and after is not None and after.pos == "noun":
+        return None  # "treat her broken wrist"
+    if k in ("his", "her") and nxt is not None:
+        plural = nxt.pos == "verb" and nxt.key.endswith("s")  # "treated his burns": a plural noun
+        degree = nxt.pos == "adv" and after is not None and after.pos == "adj"  # "her very old dog"
+        if plural or degree:
+            return None
     rel = "rel" if w.prev in ("noun", "pron") else "comp" if w.prev == "verb" else ""
     return "pron", rel if k == "that" and nxt is not None else ""
 
@@ -113,8 +129,8 @@ def _question_determiner(w: Place) -> Found:
 
 
 def _relative_pronoun(w: Place) -> Found:
-    if w.r.key in RELATIVE_PRONOUNS:
-        return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"
+    if w.r.key in RELATIVE_PRONOUNS and (w.r.key != "whose" or w.prev in ("noun", "pron")):
+        return w.r.pos, "rel" if w.prev in ("noun", "pron") else "wh"  # "whose coat is this": a determiner
     return None
 
 
@@ -140,6 +156,8 @@ def _wh_adverb(w: Place) -> Found:
 
 def _clause_preposition(w: Place) -> Found:
     nxt, after = w.nxt, w.after
+    if w.r.key == "once" and w.i == 0 and nxt is not None and nxt.pos in ("det", "pron"):
+        return "conj", "sub"  # "once the paint dries | the door can be closed"
     if (
         w.r.key in CLAUSE_PREPOSITIONS
         and nxt is not None
@@ -154,21 +172,22 @@ def _conjunction(w: Place) -> Found:
     if w.r.pos != "conj":
         return None
     k, nxt = w.r.key, w.nxt
-    if k == "so" and nxt is not None and nxt.pos in ("adj", "adv"):
-        return "adv", ""
+    if (k == "so" and nxt is not None and nxt.pos in ("adj", "adv")) or (k == "yet" and nxt is None):
+        return "adv", ""  # "so tight", "not ripe yet"
     return "conj", "coord" if k in COORDINATORS or k == "so" else "sub"
 
 
 def _infinitive(w: Place) -> Found:
     nxt = w.nxt
-    if not (
-        w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or (not nxt.known and not nxt.proper))
-    ):
+    after = w.after
+    unknown = nxt is not None and not nxt.known and not nxt.proper
+    if unknown and after is not None and after.known and after.pos == "verb":
+        return None  # "the train to glasgow leave": a place, not a verb, before a verb
+    if not (w.r.key == "to" and nxt is not None and (can_be(nxt, "verb") or unknown)):
         return None
     marks = nxt.pos not in ("det", "pron", "num") and not (
         nxt.pos == "noun" and nxt.known and "verb" not in nxt.also
     )
-    after = w.after
     destination = (  # "walks to work", "go to sleep"; not "went to visit the zoo"
         w.prev == "verb"
         and w.prev_r is not None
@@ -187,15 +206,17 @@ def _verb_in_a_phrase(w: Place) -> Found:
     return None
 
 
-def _verb_after_a_preposition(w: Place) -> Found:
-    if w.r.pos == "verb" and w.prev == "prep" and w.role[w.i - 1] != "inf" and "noun" in w.r.also:
-        return "noun", ""  # "after work"
-    return None
-
-
 def _adjective_in_a_phrase(w: Place) -> Found:
     if w.r.pos in ("adv", "noun") and "adj" in w.r.also and w.inside_phrase and nominal(w.nxt):
         return "adj", ""  # "a fast car"
+    nxt, after = w.nxt, w.after
+    ends = (
+        nxt is None
+        or nxt.pos == "prep"
+        or (nxt.key in COORDINATORS and after is not None and after.pos == "det")
+    )
+    if w.r.pos == "adj" and w.prev_r is not None and w.prev_r.key in ("a", "an") and ends:
+        return "noun", ""  # "has a cold and a runny nose": no noun after it, it is the noun
     return None
 
 
@@ -203,6 +224,8 @@ def _verb_by_its_place(w: Place) -> Found:
     """A word that can be a verb is one after a modal or "to", at the start of an order, after "please" or
     after a subject pronoun whose clause has no verb yet: "will rain", "open the door", "they clean"."""
     r, nxt, prev_r, i = w.r, w.nxt, w.prev_r, w.i
+    if r.pos == "noun" and prev_r is not None and prev_r.key == "please" and w.i == 1:
+        return "verb", ""  # an order, even with a verb listed only as a noun: "please switch off the lights"
     if r.pos == "verb" or "verb" not in r.also:
         return None
     governed = (
@@ -221,7 +244,8 @@ def _verb_by_its_place(w: Place) -> Found:
 
 def _verb_of_a_question(w: Place) -> Found:
     r = w.r
-    if r.pos in ("noun", "adj") and "verb" in r.also and w.asked and w.prev == "noun" and not nominal(w.nxt):
+    verb_next = w.nxt is not None and w.nxt.pos == "verb"  # "does our dune airstrike update": in the phrase
+    if r.pos in ("noun", "adj") and w.asked and w.prev == "noun" and not nominal(w.nxt) and not verb_next:
         return "verb", ""  # "did the dog bark at the mailman", "will our suitcases fit in the trunk"
     return None
 
@@ -240,7 +264,10 @@ def _subject_of_a_question(w: Place) -> bool:
 def _verb_of_a_modal(w: Place) -> Found:
     if _subject_of_a_question(w):
         return None
-    if w.r.pos in ("noun", "adj") and w.governor == "aux" and w.governor_lemma in MODALS and w.prev != "det":
+    prev_r = w.prev_r
+    negated = prev_r is not None and (prev_r.key in ("not", "never") or prev_r.key.endswith("n't"))
+    governs = w.governor_lemma in MODALS or (w.governor_lemma == "do" and negated)
+    if w.r.pos in ("noun", "adj") and w.governor == "aux" and governs and w.prev != "det":
         return "verb", ""  # a modal's verb, even one listed only as a noun: "you can heat up some soup"
     return None
 
@@ -252,7 +279,7 @@ def _verb_after_a_subject(w: Place) -> Found:
         r.pos == "adj"
         and ("verb" in r.also or past_before_object)
         and w.prev in ("noun", "pron")
-        and not w.has_verb
+        and (not w.has_verb or after_a_relative_clause(w))
         and not w.asked
         and not nominal(nxt)
     ):
@@ -261,16 +288,18 @@ def _verb_after_a_subject(w: Place) -> Found:
 
 
 def _verb_before_its_object(w: Place) -> int | None:
-    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), if
-    any: "finished the test | early", "leave the meeting | so early"."""
+    """The verb right before the noun phrase that ends just before word i (adverbs between skipped), or
+    before the phrases with a preposition that end there, if any: "finished the test | early", "leave the
+    meeting | so early", "operate on the old man | early"."""
     pos, role = w.pos, w.role
     j = w.i - 1
     while j >= 0 and pos[j] == "adv" and role[j] == "":
         j -= 1
-    if j < 0 or pos[j] != "noun":
-        return None
-    while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
-        j -= 1
+    while j >= 0 and pos[j] == "noun":  # a phrase, and the phrases with a preposition before it
+        while j >= 0 and pos[j] in ("det", "adj", "num", "noun") and role[j] == "":
+            j -= 1
+        if j >= 0 and pos[j] == "prep" and role[j] == "":
+            j -= 1
     return j if j >= 0 and pos[j] == "verb" else None
 
 
@@ -303,11 +332,15 @@ _KNOWN_WORD_RULES = (
     _conjunction,
     _infinitive,
     _verb_in_a_phrase,
-    _verb_after_a_preposition,
+    verb_ending_a_phrase,
+    noun_before_no_agreement,
+    verb_after_a_preposition,
     _adjective_in_a_phrase,
     _verb_by_its_place,
     _verb_of_a_question,
     _verb_of_a_modal,
+    participle_after_be,
+    plain_form_after_be,
     _verb_after_a_subject,
     _adverb_after_a_verb,
 )
@@ -366,28 +399,10 @@ def _guess_from_neighbours(w: Place) -> str:
     return r.pos
 
 
-def _opens_a_clause(reads: list[Reading], pos: list[str], role: list[str], i: int) -> bool:
-    """Is word i, a plural noun by the lexicon, the verb of a clause opened by a conjunction or by after,
-    before, until or since, whose subject is the noun phrase between ("after my meeting ends": ends)? It must
-    end in -s on the plain form of a verb ("end" can be a verb), and the phrase open with a determiner and
-    hold only adjectives, numbers and nouns besides."""
-    key = reads[i].key
-    stems = (key[:-1], key[:-2]) if key.endswith("es") else (key[:-1],) if key.endswith("s") else ()
-    if not any(
-        (stem := LEXICON.get(s)) is not None and (stem.pos == "verb" or "verb" in stem.also) for s in stems
-    ):
-        return False
-    q = i - 1
-    while q >= 0 and pos[q] in ("det", "adj", "num", "noun") and role[q] == "":
-        q -= 1
-    opened = q >= 0 and (role[q] == "sub" or (pos[q] == "prep" and reads[q].key in CLAUSE_PREPOSITIONS))
-    return opened and pos[q + 1] == "det"
-
-
 def _settle(w: Place, p: str) -> str:
     """The last word on a known or unknown word's part of speech ``p``: a verb where a clause needs one."""
-    prev, prev_r, nxt = w.prev, w.prev_r, w.nxt
-    if p == "noun" and prev == "noun" and not nominal(nxt) and _opens_a_clause(w.reads, w.pos, w.role, w.i):
+    prev, nxt = w.prev, w.nxt
+    if p == "noun" and prev == "noun" and not nominal(nxt) and opens_a_clause(w.reads, w.pos, w.role, w.i):
         return "verb"  # "after my meeting ends", "when the bell rings"
     if p in ("noun", "adj") and w.asked and w.governor_lemma in SUBJECT_PRONOUNS:  # adverbs between skipped
         return "verb"  # a question's verb after its subject, even one listed only as a noun: "will it rain"
@@ -395,8 +410,8 @@ def _settle(w: Place, p: str) -> str:
         return "verb"  # "did the president sign the new law": a noun cannot follow a noun's phrase here
     if (
         p == "noun"
-        and prev_r is not None
-        and prev_r.key in ("i", "we", "they", "he", "she")
+        and prev in ("pron", "adv")
+        and w.governor_lemma in ("i", "you", "we", "they", "he", "she")  # adverbs between skipped
         and not w.has_verb
         and (nxt is None or nxt.pos in ("det", "pron", "prep", "adv"))
     ):
@@ -404,19 +419,6 @@ def _settle(w: Place, p: str) -> str:
     if p == "adj" and prev == "prep" and (nxt is None or nxt.pos == "prep"):
         return "noun"  # "after dark"
     return p
-
-
-def _verb_of_a_verbless_sentence(reads: list[Reading], pos: list[str]) -> None:
-    """No verb at all: "the dogs bark" is a subject and its verb, not a compound. The first noun after a noun
-    that can be a verb and ends the phrase becomes one."""
-    if "verb" in pos:
-        return
-    n = len(reads)
-    for i in range(1, n):
-        last = i + 1 == n or not nominal(reads[i + 1])
-        if pos[i] == "noun" and pos[i - 1] == "noun" and "verb" in reads[i].also and last:
-            pos[i] = "verb"
-            break
 
 
 def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
@@ -438,13 +440,11 @@ def tag(words: list[str]) -> tuple[list[Reading], list[str], list[str]]:
         p = _settle(w, p)
         pos[i], role[i] = p, rl
         opened = max((x + 1 for x in range(i) if role[x] == "coord"), default=0)  # the clause's first word
-        asked = asked or (
-            rl == "aux" and r.lemma in TAKES_A_PLAIN_VERB and all(x == "wh" for x in role[opened:i])
-        )
+        asked = asked or (rl == "aux" and r.lemma in TAKES_A_PLAIN_VERB and asks(pos, role, opened, i))
         asked = asked and not (p == "verb" and rl != "aux")
         if p == "verb":
             verb_since_boundary = True
         elif rl in ("coord", "sub", "rel", "comp"):
             verb_since_boundary = False
-    _verb_of_a_verbless_sentence(reads, pos)
+    verb_of_a_verbless_clause(reads, pos, role)
     return reads, pos, role
