@@ -676,3 +676,8 @@ def test_unlisted_forms_of_listed_words_take_their_base_class() -> None:
     assert partners("the cat was lying under a warm blanket")["cat"] == {"lying"}  # lie -> lying
     assert partners("this parcel looks heavier than that one")["heavier"] == {"parcel"}  # heavy -> heavier
     assert partners("our teacher read the poem aloud")["poem"] == {"read"}
+
+
+def test_much_before_a_comparative_is_its_degree_adverb() -> None:
+    found = partners("this box is much heavier")
+    assert found["much"] == {"heavier"} and found["heavier"] == {"box"}
