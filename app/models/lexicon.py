@@ -251,13 +251,13 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
     (bat, animal: cave, wings, night ...), written by hand from the senses alone.
 
     A word the lexicon lacks is added with the sense's field, as an everyday word (the sentence generator
-    never draws it); when senses of two fields list it, the first is its field and the second a side topic.
-    A noun ending in s whose singular is listed too is its plural; a verb ending in ed is a past form, any
-    other verb a plain form with its regular forms; a participle (-ing, or -ed of a listed stem) is left to
-    the analysis, which reads it as a form of its verb. A listed word keeps its own field, and the sense
-    becomes its side topic if it has none yet: "jaw" stays body and calls sport to mind (a boxer's punch).
-    A noun of no field takes one only where two senses of a field name it, more than any other field
-    ("voice": music). Side topics from the [topics] table come first, and a word takes at most one from
+    never draws it); when senses of two fields list it, the first is its field and the second a side topic. A
+    noun ending in s whose singular is listed too (here or as a noun) is its plural; a verb ending in ed is a
+    past form, any other verb a plain form with its regular forms; a participle (-ing, or -ed of a listed
+    stem) is left to the analysis, which reads it as a form of its verb. A listed word keeps its own field,
+    and the sense becomes its side topic if it has none yet: "jaw" stays body and calls sport to mind (a
+    boxer's punch). A noun of no field takes one only where two senses of a field name it, more than any other
+    field ("voice": music). Side topics from the [topics] table come first, and a word takes at most one from
     these lists, the first that names it, so that no list can swamp what a word evokes."""
     rows = read_sense_cues(SENSE_CUES.read_text(encoding="utf-8"))
     forms = _forms(table)
@@ -287,7 +287,9 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
                 if first.pos == pos and sense not in first.fields and not first.topics:
                     new[cue] = dataclasses.replace(first, topics=(sense,))
                 continue
-            if pos == "noun" and cue.endswith("s") and cue[:-1] in listed:
+            singular = cue[:-1] if cue.endswith("s") and not cue.endswith(("ss", "us", "is")) else ""
+            known = singular in table and table[singular].pos == "noun"
+            if pos == "noun" and (singular in listed or known):
                 entry = Entry(cue, "noun", (sense,), number="pl", lemma=cue[:-1])
             elif pos == "noun":
                 entry = Entry(cue, "noun", (sense,), number="sg")
@@ -323,7 +325,8 @@ def _add_sense_cues(table: dict[str, Entry]) -> None:
         if entry.number == "pl" and (
             singular is None or singular.pos != "noun" or singular.fields != entry.fields
         ):
-            entry = dataclasses.replace(entry, number="sg", lemma=cue)  # its singular has another field
+            # a noun stays plural though its singular has another field; a verb's plain form reads as -s
+            entry = dataclasses.replace(entry, number="pl" if entry.pos == "noun" else "sg", lemma=cue)
         elif entry.number == "pl" and singular is not None:
             # a plural evokes what its singular does
             entry = dataclasses.replace(entry, topics=singular.topics)

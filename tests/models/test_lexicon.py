@@ -185,10 +185,12 @@ def test_other_closed_classes_present() -> None:
 
 def test_plurals_point_at_singulars_of_the_same_field() -> None:
     for entry in LEXICON.values():
-        if entry.pos == "noun" and entry.number == "pl":
+        if entry.pos == "noun" and entry.number == "pl" and entry.lemma != entry.word:
             base = LEXICON[entry.lemma]
             assert base.number == "sg" and base.fields == entry.fields, entry
     assert LEXICON["feet"].lemma == "foot"
+    # a cue's plural whose singular has another field stands alone, its own lemma
+    assert all(e.lemma == e.word for e in LEXICON.values() if e.number == "pl" and e.lemma not in LEXICON)
 
 
 # --- ambiguity ---------------------------------------------------------------------------------------------
@@ -588,3 +590,9 @@ def test_named_sense_reads_the_cue_lists_through_word_forms() -> None:
     assert named_sense("bats", "caves") == "animal"
     assert named_sense("treated", "doctors") == "body"
     assert named_sense("bass", "banana") is None
+
+
+def test_a_cue_noun_in_the_plural_stays_plural_when_its_singular_has_another_field() -> None:
+    from app.models.lexicon import LEXICON
+
+    assert LEXICON["lands"].number == "pl"

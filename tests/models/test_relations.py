@@ -669,3 +669,15 @@ def test_a_coordinated_clause_whose_subject_has_a_phrase_after_it() -> None:
 def test_her_before_a_degree_adverb_and_an_adjective_is_a_determiner() -> None:
     found = partners("we visited her very old aunt")
     assert found["her"] == {"aunt"} and found["aunt"] == {"visited"} and found["very"] == {"old"}
+
+
+def test_unlisted_forms_of_listed_words_take_their_base_class() -> None:
+    assert partners("the bell rang twice")["rang"] == {"bell"}  # an irregular past
+    assert partners("the cat was lying under a warm blanket")["cat"] == {"lying"}  # lie -> lying
+    assert partners("this parcel looks heavier than that one")["heavier"] == {"parcel"}  # heavy -> heavier
+    assert partners("our teacher read the poem aloud")["poem"] == {"read"}
+
+
+def test_much_before_a_comparative_is_its_degree_adverb() -> None:
+    found = partners("this box is much heavier")
+    assert found["much"] == {"heavier"} and found["heavier"] == {"box"}

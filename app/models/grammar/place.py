@@ -22,7 +22,7 @@ PRONOUN_DETERMINERS = frozenset(
 )  # fmt: skip
 # Words of quantity that are degree adverbs before an adjective or adverb ("far too loud", "the most popular
 # dish") and adjectives elsewhere ("more salt", "enough money", "how far is it").
-DEGREE_WORDS = frozenset({"far", "more", "most", "less", "least", "enough"})
+DEGREE_WORDS = frozenset({"far", "much", "more", "most", "less", "least", "enough"})
 # Adverbs that stand between a subject and its verb ("the pupil who sits near the door always finishes").
 BEFORE_A_VERB = frozenset(
     {"always", "never", "often", "usually", "sometimes", "rarely", "seldom", "also", "still", "already",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.models.grammar.derived import derived
 from app.models.lexicon import LEXICON, entry_for, lookup
 from app.models.lexicon_entries import normalise
 
@@ -54,6 +55,11 @@ def read(text: str) -> Reading:
     guess = entry_for(key)
     ending = next((e for e in ("ing", "ed", "ly", "s") if key.endswith(e) and len(key) - len(e) >= 3), "")
     proper = text[:1].isupper()
+    base = derived(key)
+    if base is not None:  # a listed word's irregular past, comparative or -ing form: its base's class
+        pos, tense, lemma = base
+        ing = "ing" if key.endswith("ing") else ""
+        return Reading(key, False, pos, (), lemma, tense, "", (), ing, proper)
     return Reading(key, False, guess.pos, (), key, guess.tense, guess.number, (), ending, proper)
 
 
