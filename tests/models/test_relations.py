@@ -189,6 +189,8 @@ def test_everyday_foods_settle_a_food_sense() -> None:
         ("we left the pitch by the scoreboard", "pitch", "scoreboard"),
         ("she put the jam in a saucepan", "jam", "saucepan"),
         ("the bark of the conifer", "bark", "conifer"),
+        ("we sat on the deck with a sofa", "deck", "sofa"),
+        ("the sentence came before the election", "sentence", "election"),
     ],
 )
 def test_everyday_words_of_a_field_settle_a_sense_unlisted(sentence: str, word: str, cue: str) -> None:
