@@ -191,6 +191,8 @@ def test_everyday_foods_settle_a_food_sense() -> None:
         ("the bark of the conifer", "bark", "conifer"),
         ("we sat on the deck with a sofa", "deck", "sofa"),
         ("the sentence came before the election", "sentence", "election"),
+        ("a bat hung above the sleeping badger", "bat", "badger"),
+        ("the seal dived under the narwhal", "seal", "narwhal"),
     ],
 )
 def test_everyday_words_of_a_field_settle_a_sense_unlisted(sentence: str, word: str, cue: str) -> None:
