@@ -185,6 +185,24 @@ def test_everyday_foods_settle_a_food_sense() -> None:
 @pytest.mark.parametrize(
     ("sentence", "word", "cue"),
     [
+        ("the bat slept in the farmyard", "bat", "farmyard"),
+        ("we left the pitch by the scoreboard", "pitch", "scoreboard"),
+        ("she put the jam in a saucepan", "jam", "saucepan"),
+        ("the bark of the conifer", "bark", "conifer"),
+        ("we sat on the deck with a sofa", "deck", "sofa"),
+        ("the sentence came before the election", "sentence", "election"),
+        ("a bat hung above the sleeping badger", "bat", "badger"),
+        ("the seal dived under the narwhal", "seal", "narwhal"),
+    ],
+)
+def test_everyday_words_of_a_field_settle_a_sense_unlisted(sentence: str, word: str, cue: str) -> None:
+    """Everyday words of a field (places, jobs, foods, animals, sports) settle a sense without a cue list."""
+    assert set(pairs(sentence, "meaning")) == {(word, cue), (cue, word)}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "word", "cue"),
+    [
         ("how should i treat a wasp sting", "treat", "sting"),
         ("what date is the next meeting", "date", "meeting"),
         ("the screen showed the slides from her talk", "screen", "slides"),
