@@ -158,3 +158,14 @@ def test_training_has_every_new_construction() -> None:
         seen["please"] += "please" in pair.english
         seen["all day"] += "toute" in pair.french
     assert all(n >= 60 for n in seen.values()), seen
+
+
+def test_prefer_stop_and_class_are_in_the_lexicon() -> None:
+    she, they = pronoun("she"), pronoun("they")
+    stopped = to_pair(transitive(she, "stopped", "past", noun_phrase("the", "car")))
+    assert (stopped.source, stopped.target) == ("she stopped the car", "elle a arrêté la voiture")
+    assert stopped.alignment == ((0,), (1,), (1,), (2,), (3,))
+    prefer = to_pair(transitive(they, "preferred", "present", bare_noun_phrase("tea", "sg", [], "generic")))
+    assert (prefer.source, prefer.target) == ("they prefer tea", "ils préfèrent le thé")
+    assert to_pair(noun_phrase("the", "class")).target == "la classe"
+    assert {("stopped", "arrêté"), ("prefer", "préfèrent"), ("class", "classe")} <= ALLOWED_LINKS
