@@ -135,6 +135,12 @@ def test_will_is_the_near_future_and_please_ends_a_request() -> None:
     assert all(spell(list(p.french))[-4:] == ["s'", "il", "vous", "plaît"] for p in requests)
 
 
+# "in january" … "in december" (TIME_WORDS): "en janvier" … "en décembre"
+_MONTHS = tuple(
+    " ".join(t.english) for t in TIME_WORDS if t.french[0] == "en" and t.english[1][-3:] not in ("mer", "ter")
+)
+
+
 def test_training_has_every_new_construction() -> None:
     """Each of them often enough to be learnt, in the pairs the translator trains on (a sample)."""
     train = training_pairs(30000)
@@ -157,6 +163,7 @@ def test_training_has_every_new_construction() -> None:
         seen["will"] += "will" in pair.english
         seen["please"] += "please" in pair.english
         seen["all day"] += "toute" in pair.french
+        seen["in january"] += any(t in pair.source for t in _MONTHS)
     assert all(n >= 60 for n in seen.values()), seen
 
 
@@ -169,3 +176,15 @@ def test_prefer_stop_and_class_are_in_the_lexicon() -> None:
     assert (prefer.source, prefer.target) == ("they prefer tea", "ils préfèrent le thé")
     assert to_pair(noun_phrase("the", "class")).target == "la classe"
     assert {("stopped", "arrêté"), ("prefer", "préfèrent"), ("class", "classe")} <= ALLOWED_LINKS
+
+
+def test_the_months_are_time_words() -> None:
+    months = [t for t in TIME_WORDS if " ".join(t.english) in _MONTHS]
+    assert [t.english[1] for t in months][::11] == ["january", "december"] and len(months) == 12
+    they = pronoun("they")
+    january = fixed_phrase(months[0])
+    pair = to_pair(concat(they, verb_phrase(they, "left", "past"), january))
+    assert (pair.source, pair.target) == ("they left in january", "ils sont partis en janvier")
+    assert pair.alignment[-2:] == ((2,), (3,))  # "en" renders "in", "janvier" renders "january"
+    assert to_pair(fixed_phrase(months[-1])).target == "en décembre"
+    assert {("in", "en"), ("august", "août")} <= ALLOWED_LINKS
