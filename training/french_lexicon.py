@@ -59,10 +59,10 @@ MODAL_FRENCH = {
 PLEASE = ("please", ("si", "il", "vous", "plaît"))
 VERY = ("very", "très")  # before a predicate adjective: "very happy" -> "très heureux"
 # Questions: yes/no with "est-ce que" before the sentence's own order ("does the dog sleep" -> "est-ce que le
-# chien dort", both French words aligned to the English word that opens the question); "where" and "who".
+# chien dort", both French words aligned to the English word that opens the question); "where", "who", and
+# "what" as the object ("what does he eat" -> "que est-ce que il mange", spelled "qu' est-ce qu' il mange").
 QUESTION = ("est-ce", "que")
-WHERE = ("where", "où")
-WHO = ("who", "qui")
+WHERE, WHO, WHAT = ("where", "où"), ("who", "qui"), ("what", "que")
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The everyday constructions past a plain clause: clauses joined by "because", "if", "when" or after "said
 that", a verb whose preposition French leaves out ("wait for"), quantities ("many", "a cup of"), the near
-future ("will see") and requests ("can you … please")."""
+future ("will see"), requests ("can you … please"), the months ("in january") and "what" questions."""
 
 from collections import Counter
 
@@ -17,6 +17,7 @@ from training.parallel_constructions import (
     there,
     transitive,
     weather,
+    what,
 )
 from training.parallel_corpus import training_pairs
 from training.parallel_phrases import (
@@ -163,6 +164,7 @@ def test_training_has_every_new_construction() -> None:
         seen["will"] += "will" in pair.english
         seen["please"] += "please" in pair.english
         seen["all day"] += "toute" in pair.french
+        seen["what"] += pair.english[0] == "what" and pair.french[:2] == ("que", "est-ce")
         seen["in january"] += any(t in pair.source for t in _MONTHS)
     assert all(n >= 60 for n in seen.values()), seen
 
@@ -188,3 +190,23 @@ def test_the_months_are_time_words() -> None:
     assert pair.alignment[-2:] == ((2,), (3,))  # "en" renders "in", "janvier" renders "january"
     assert to_pair(fixed_phrase(months[-1])).target == "en décembre"
     assert {("in", "en"), ("august", "août")} <= ALLOWED_LINKS
+
+
+def test_what_asks_for_the_object_before_est_ce_que() -> None:
+    man, you, children = noun_phrase("the", "man"), pronoun("you"), noun_phrase("the", "child", "pl")
+
+    def asked(subject, past: str, tense: str, **options) -> tuple[str, str, tuple]:  # type: ignore[no-untyped-def]
+        pair = to_pair(what(subject, verb_phrase(subject, past, tense, question=True, **options)))  # type: ignore[arg-type]
+        return pair.source, " ".join(spell(list(pair.french))), pair.alignment
+
+    eats = asked(man, "ate", "present")
+    assert eats[:2] == ("what does the man eat", "qu' est-ce que l' homme mange")
+    assert eats[2] == ((0,), (1,), (1,), (2,), (3,), (1, 4))  # que <- what, est-ce que <- does
+    assert asked(you, "made", "past")[:2] == ("what did you make", "qu' est-ce que vous avez fait")
+    assert asked(you, "ate", "past")[1] == "qu' est-ce que vous avez mangé"  # masculine: no gender to agree
+    assert asked(children, "ate", "present", progressive=True)[:2] == (
+        "what are the children eating",
+        "qu' est-ce que les enfants mangent",
+    )
+    assert asked(you, "ate", "present", modal="will")[1] == "qu' est-ce que vous allez manger"
+    assert ("what", "que") in ALLOWED_LINKS
