@@ -23,13 +23,8 @@ DATA = Path(__file__).resolve().parent / "data"
 # The auxiliaries and "to be", one form per subject (a "row"): 3rd singular, 3rd plural, "nous", "je", "vous".
 AVOIR = ("a", "ont", "avons", "ai", "avez")
 ETRE_PRESENT = ("est", "sont", "sommes", "suis", "êtes")
-ETRE_PAST = (
-    "était",
-    "étaient",
-    "étions",
-    "étais",
-    "étiez",
-)  # the imparfait: "the river bank was steep" -> "la rive était escarpée"
+# The imparfait: "the river bank was steep" -> "la rive était escarpée".
+ETRE_PAST = ("était", "étaient", "étions", "étais", "étiez")
 # English "to be" by tense, for the same rows: "i" is "am"/"was", "you" and "we" are "are"/"were".
 COPULA_ENGLISH = {
     "present": ("is", "are", "are", "am", "are"),
@@ -64,10 +59,10 @@ MODAL_FRENCH = {
 PLEASE = ("please", ("si", "il", "vous", "plaît"))
 VERY = ("very", "très")  # before a predicate adjective: "very happy" -> "très heureux"
 # Questions: yes/no with "est-ce que" before the sentence's own order ("does the dog sleep" -> "est-ce que le
-# chien dort", both French words aligned to the English word that opens the question); "where" and "who".
+# chien dort", both French words aligned to the English word that opens the question); "where", "who", and
+# "what" as the object ("what does he eat" -> "que est-ce que il mange", spelled "qu' est-ce qu' il mange").
 QUESTION = ("est-ce", "que")
-WHERE = ("where", "où")
-WHO = ("who", "qui")
+WHERE, WHO, WHAT = ("where", "où"), ("who", "qui"), ("what", "que")
 
 
 @dataclass(frozen=True)
@@ -96,6 +91,8 @@ _BOTH = ("present", "past")
 _HOURS = "five six seven eight nine ten"
 _DAYS = "monday tuesday wednesday thursday friday saturday sunday"
 _JOURS = "lundi mardi mercredi jeudi vendredi samedi dimanche"
+_MONTHS = "january february march april may june july august september october november december"
+_MOIS = "janvier février mars avril mai juin juillet août septembre octobre novembre décembre"
 _UNITS = (("day", "jours"), ("week", "semaines"), ("hour", "heures"), ("month", "mois"), ("year", "ans"))
 TIME_WORDS: tuple[TimeWord, ...] = (
     TimeWord(("yesterday",), ("hier",), ("past",)),
@@ -156,6 +153,10 @@ TIME_WORDS: tuple[TimeWord, ...] = (
         TimeWord(("on", day), words, (tense,))
         for day, french in zip(_DAYS.split(), _JOURS.split(), strict=True)
         for tense, words in (("past", (french,)), ("present", ("le", french)))
+    ),
+    *(  # "in january" -> "en janvier"
+        TimeWord(("in", month), ("en", french), _BOTH, weight=0.5)
+        for month, french in zip(_MONTHS.split(), _MOIS.split(), strict=True)
     ),
 )
 

@@ -44,6 +44,7 @@ from training.french_lexicon import (
     VERB,
     VERBS,
     VERY,
+    WHAT,
     WHERE,
     WHO,
     participle,
@@ -75,6 +76,7 @@ def lexicon_entries() -> list[tuple[str, str]]:
         ("want", "verb"),
         (WHERE[0], "adv"),
         (WHO[0], "pron"),
+        (WHAT[0], "pron"),
         *((" ".join(t.english), "adv") for t in TIME_WORDS),
         *((" ".join(p.english), "adv") for p in PLACE_WORDS),
         *((" ".join(g.english), "noun") for g in GAMES),
@@ -103,7 +105,7 @@ def _english_forms() -> list[str]:
     words += [w for v in VERBS for w in v.forms]
     words += [w for forms in COPULA_ENGLISH.values() for w in forms]
     words += [w for forms in DO_ENGLISH.values() for w in forms] + [NOT[0]]
-    words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], VERY[0]]
+    words += [w for forms in MODAL_ENGLISH.values() for w in forms] + [WHERE[0], WHO[0], WHAT[0], VERY[0]]
     words += [w for a in ADJECTIVES for w in a.comparative] + [MORE[0], THAN[0], *RELATIVE[:2]]
     words += [w for t in TIME_WORDS for w in t.english]
     words += [w for p in (*PLACE_WORDS, *GAMES) for w in p.english] + [SOME]
@@ -171,7 +173,7 @@ def _allowed_links() -> set[tuple[str, str]]:
     openers = [*DO_ENGLISH["present"], *DO_ENGLISH["past"], *MODAL_ENGLISH["can"], *COPULA_ENGLISH["present"]]
     openers += MODAL_ENGLISH["will"]
     links |= {(w, f) for w in [*openers, *COPULA_ENGLISH["past"]] for f in QUESTION}
-    links |= {WHERE, WHO, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
+    links |= {WHERE, WHO, WHAT, VERY, MORE, THAN} | {(e, f) for e in RELATIVE[:2] for f in RELATIVE[2:]}
     for a in ADJECTIVES:  # "taller" -> "plus grand", "more famous" -> "plus célèbre"
         links |= {(w, f) for w in a.comparative for f in (*a.french, MORE[1])}
     for t in (*TIME_WORDS, *PLACE_WORDS, *GAMES):
@@ -258,7 +260,7 @@ def english_kinds() -> dict[str, list[str]]:
         "adverb": [VERY[0], PLEASE[0]],
         "comparison": [MORE[0], THAN[0]],
         "relative": list(RELATIVE[:2]),
-        "question": [WHERE[0], WHO[0]],
+        "question": [WHERE[0], WHO[0], WHAT[0]],
         "time": [w for t in TIME_WORDS for w in t.english if w not in function_words],
     }
     return {kind: sorted(set(words)) for kind, words in kinds.items()}

@@ -4,7 +4,8 @@ training/parallel_phrases.py's, and figure 1's example pairs:
 * **questions**: yes/no with "est-ce que" before the statement's order, aligned to the English word that
   opens the question ("does the dog sleep" -> "est-ce que le chien dort", "is the soup hot" -> "est-ce que
   la soupe est chaude"), with "where" ("where is the cat" -> "où est le chat", "where does she sing" -> "où
-  est-ce qu' elle chante") and "who" as a subject ("who ate the bread" -> "qui a mangé le pain");
+  est-ce qu' elle chante"), "who" as a subject ("who ate the bread" -> "qui a mangé le pain") and "what" as
+  the object ("what did you read" -> "qu' est-ce que vous avez lu");
 * **relative clauses** on a noun: of the subject ("the man who lives near the river" -> "l' homme qui vit
   près de la rivière") or of the object, where a participle after avoir agrees with the noun before it ("the
   pie that she made" -> "la tarte qu' elle a faite");
@@ -45,6 +46,7 @@ from training.french_lexicon import (
     THERE,
     THERE_BE,
     VERB,
+    WHAT,
     WHERE,
     WHO,
     PlaceWord,
@@ -218,6 +220,13 @@ def where(subject: Phrase, verb: Phrase | None, tense: Tense) -> Phrase:
     if verb is None:
         return concat(Phrase.word([WHERE[0]], [WHERE[1]]), copula(subject, tense), subject)
     return concat(Phrase.word([WHERE[0]], [WHERE[1]]), ask(subject, verb))
+
+
+def what(subject: Phrase, verb: Phrase) -> Phrase:
+    """ "what" as the object, before a yes/no question: "what does the man eat" -> "que est-ce que l' homme
+    mange" (spelled "qu' est-ce que"), "what did you read" -> "… vous avez lu": the participle stays
+    masculine, as the object "que" stands for has no gender to agree with."""
+    return concat(Phrase.word([WHAT[0]], [WHAT[1]]), ask(subject, verb))
 
 
 def who() -> Phrase:

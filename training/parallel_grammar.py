@@ -49,7 +49,7 @@ from training.parallel_phrases import Phrase, Tense
 
 NEGATED = 0.18  # the share of clauses negated, where the verb and object allow it
 MODAL_SHARE = 0.2  # the share of the other clauses in the present with a modal ("can", "will" …)
-QUESTION_SHARE = 0.17  # the share of sentences that are a question: yes/no, "who …" or "where …"
+QUESTION_SHARE = 0.17  # the share of sentences that are a question: yes/no, "who …", "where …" or "what …"
 MOVING = frozenset({"went", "came"})  # verbs (by past) that may take "to" and a place
 # How often the place after an intransitive verb is one named without an article ("at home", "at work":
 # PLACE_WORDS), and twice as often a verb of motion's destination ("home", "to school"): fewer verbs take one
@@ -396,20 +396,39 @@ class Grammar(NounPhrases):
         asked = phrases.verb_phrase(subject, verb.english[2], tense, progressive=progressive, question=True)
         return constructions.where(subject, asked, tense)
 
+    def what(self, tense: Tense) -> Phrase:
+        """ "what does the man eat" -> "que est-ce que l' homme mange" (spelled "qu' est-ce que"), "what are
+        the children eating" -> "… les enfants mangent", "what will you read": a verb of things or food."""
+        rng = self.rng
+        subject = self.subject(LIVING, second=True)
+        # never "what did you read": a verb whose past is its present ("read", "cut") stays in the present
+        fits = [v for v in self.verbs["transitive"] if tense == "present" or not v.past_is_plain]
+        verb = rng.choice([v for v in fits if v.objects & {"thing", "food"}])
+        progressive = (
+            tense == "present" and verb.english[2] not in STATIVE and rng.random() < PROGRESSIVE_SHARE
+        )
+        modal = rng.choice(("can", "will")) if tense == "present" and not progressive else None
+        modal = modal if rng.random() < MODAL_SHARE else None  # never "want to": it holds verbs out
+        asked = phrases.verb_phrase(
+            subject, verb.english[2], tense, progressive=progressive, modal=modal, question=True
+        )
+        return constructions.what(subject, asked)
+
     def sentence(self) -> Phrase:
         rng = self.rng
         tense: Tense = "past" if rng.random() < 0.55 else "present"
         if self.novel:
             self.goal = rng.choice(self.goals)
         if self.goal == QUESTION or (self.goal in ("", PAIRING, OBJECT) and rng.random() < QUESTION_SHARE):
-            kind = "yes/no" if self.goal == QUESTION else rng.choice(("yes/no", "yes/no", "who", "where"))
+            kinds = ("yes/no", "yes/no", "who", "where", "what")
+            kind = "yes/no" if self.goal == QUESTION else rng.choice(kinds)
             kind = (
                 "request"
                 if kind == "yes/no" and self.goal != QUESTION and rng.random() < REQUEST_SHARE
                 else kind
             )
-            if kind == "where":
-                return self.where(tense)
+            if kind in ("where", "what"):
+                return self.where(tense) if kind == "where" else self.what(tense)
             return self.clause(tense, asking=kind)
         if self.goal in ("", PAIRING) and rng.random() < SAID_SHARE:
             return self.said(tense)

@@ -10,7 +10,6 @@ from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.web.refusal import Refusal, UnknownWords
 from training.evaluation import (
     EVERYDAY_SETS,
-    SEALED_EVERYDAY,
     EverydaySet,
     alignment_hits,
     everyday_measured,
@@ -37,27 +36,28 @@ SENTENCES = [
 ]
 HELDOUT_SAMPLE = 150
 GOAL = 0.95  # exact match aimed at on the sets held out by construction
-# Exact match on held-out pairs of the training grammar: the goal, 98% (98.4% after 12,000 steps).
+# Exact match on held-out pairs of the training grammar: the goal, 98% (98.1% after 12,000 steps).
 IN_GRAMMAR_FLOOR = 0.98
 # A construction's set, where it falls short of GOAL: its exact match as measured (none since the network
 # writes "ne" in full and spelling elides it: negation's misses were elisions, "n' peint", "ne attrapent").
 CONSTRUCTION_FLOORS: dict[str, float] = {}
 # A construction's set, where its alignment falls short of 95% at the best layer of the held-out pairs: as
-# measured. The question set was at 96.5% two trainings before; since, the step that writes "que" of
-# "est-ce que" often reads the subject after it, not the word that opens the question (90.2%, then 94.5%).
-ALIGNMENT_FLOORS: dict[str, float] = {"question": 0.945}
+# measured (none now: the question set, at 90.2% then 94.5% when the step that writes "que" of "est-ce que"
+# read the subject after it, is at 96.1% since "what" questions joined the training).
+ALIGNMENT_FLOORS: dict[str, float] = {}
 # Everyday sentences a set the grammar grew on shares with the training pairs: the grammar came to write them
-# after they were scored (the first set's "where are my shoes", the fifth's "where do you live"). A blind set
-# shares none.
-WRITTEN_BY_THE_GRAMMAR = {"where are my shoes", "where do you live"}
+# after they were scored (the first set's "where are my shoes", the fifth's "where do you live" and, since
+# "what" asks for an object, "what are you eating"). A blind set shares none.
+WRITTEN_BY_THE_GRAMMAR = {"where are my shoes", "where do you live", "what are you eating"}
 # The everyday sentences (training.evaluation.EVERYDAY_SETS): right, and refused at most, as measured.
 EVERYDAY_FLOORS = {
-    "first": (39, 0),  # 40 a training before: now "nous mangeons nous mangeons au poisson ce soir"
-    "second": (36, 0),
-    "third": (30, 0),
-    "fourth": (32, 1),
-    "fifth": (27, 4),
-    "sixth": (23, 6),
+    "first": (40, 0),
+    "second": (35, 0),  # 36 a training before: now "mon frère n' aime pas froid", the milk left out
+    "third": (31, 0),
+    "fourth": (31, 1),  # 32 a training before: now "j' ai un ami qui parle", the languages left out
+    "fifth": (28, 2),
+    "sixth": (24, 4),
+    "seventh": (21, 7),
 }
 
 
@@ -166,9 +166,9 @@ def test_check_refuses_past_the_trained_length_and_names_both_problems(model: Tr
     assert error.value.fields == {"max_words": TRAINED_MAX_WORDS, "word_count": 2 * half + 2}
     with pytest.raises(Refusal) as error:
         t.check(("the apel " * (half + 1)).split())
-    also = ". Also not in the translator's vocabulary: apel (did you mean apple or paper?)"
+    also = ". Also not in the translator's vocabulary: apel (did you mean apple, april or paper?)"
     assert error.value.detail.endswith(also)
-    assert error.value.fields["suggestions"] == {"apel": ["apple", "paper"]}
+    assert error.value.fields["suggestions"] == {"apel": ["apple", "april", "paper"]}
     assert error.value.fields["word_count"] == 2 * half + 2
 
 
@@ -222,17 +222,6 @@ def test_the_everyday_sentences_are_written_for_the_test(chosen: EverydaySet) ->
     others = {" ".join(e) for s in EVERYDAY_SETS if s != chosen for e, _ in everyday_sentences(s.path)}
     assert not texts & others
     assert chosen.blind == (chosen == EVERYDAY_SETS[-1])
-
-
-def test_the_sealed_everyday_sentences_wait_for_the_next_round() -> None:
-    """The next blind set: 40 sentences of 3 to 15 words with their references, none in an earlier set and
-    none the grammar writes; no record scores it yet."""
-    sentences = everyday_sentences(SEALED_EVERYDAY)
-    assert len(sentences) == 40 and all(3 <= len(english) <= 15 and refs for english, refs in sentences)
-    texts = {" ".join(e) for e, _ in sentences}
-    assert not texts & {" ".join(e) for s in EVERYDAY_SETS for e, _ in everyday_sentences(s.path)}
-    assert not texts & {p.source for p in training_pairs(TRAINING_PAIRS)}
-    assert SEALED_EVERYDAY not in {s.path for s in EVERYDAY_SETS}
 
 
 def test_the_everyday_sentences_are_measured_again_from_the_weights(model: TranslatorModel) -> None:

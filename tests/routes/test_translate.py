@@ -93,9 +93,9 @@ def test_an_unknown_word_gets_close_known_words_as_text_and_as_a_field(client: T
     response = client.post("/api/translate", json={"sentence": "the apel was red"})
     assert response.status_code == 422
     assert response.json() == {
-        "detail": "not in the translator's vocabulary: apel (did you mean apple or paper?)",
+        "detail": "not in the translator's vocabulary: apel (did you mean apple, april or paper?)",
         "unknown": ["apel"],
-        "suggestions": {"apel": ["apple", "paper"]},
+        "suggestions": {"apel": ["apple", "april", "paper"]},
     }
 
 
@@ -110,7 +110,7 @@ def test_a_refusal_names_every_unknown_word_and_looks_for_close_words_for_the_fi
     assert body["unknown"] == sentence.split()
     assert body["suggestions"]["apel"] == body["suggestions"]["rivr"] == []  # past the first few
     solo = client.post("/api/translate", json={"sentence": "the apel and the rivr"}).json()
-    assert solo["suggestions"] == {"apel": ["apple", "paper"], "rivr": ["river", "driver", "rivers"]}
+    assert solo["suggestions"] == {"apel": ["apple", "april", "paper"], "rivr": ["river", "driver", "rivers"]}
 
 
 def test_a_refusal_is_worked_out_off_the_event_loop_and_a_translation_never_asks(
@@ -144,9 +144,10 @@ def test_too_long_with_unknown_words_names_both(client: TestClient) -> None:
     body = client.post("/api/translate", json={"sentence": sentence}).json()
     assert body["detail"] == (
         f"The translator was trained on sentences of at most {TRAINED_MAX_WORDS} words; this one has "
-        f"{count}. Also not in the translator's vocabulary: apel (did you mean apple or paper?), zorblax"
+        f"{count}. Also not in the translator's vocabulary: "
+        "apel (did you mean apple, april or paper?), zorblax"
     )
-    assert body["suggestions"] == {"apel": ["apple", "paper"], "zorblax": []}
+    assert body["suggestions"] == {"apel": ["apple", "april", "paper"], "zorblax": []}
     assert body["unknown"] == ["apel", "zorblax"] and body["word_count"] == count
 
 
@@ -251,10 +252,10 @@ def test_concurrent_sentences_are_decoded_together_and_each_gets_its_own_answer(
 
 
 def test_an_answer_names_the_content_words_no_step_read(client: TestClient) -> None:
-    """The French leaves "my aunt" out ("la femme qui travaille ici est ici"), and the answer names the word
-    it left out; every position it names is a noun, verb, adjective or number of the source."""
+    """The French stops before "is my aunt" ("la femme qui travaille ici"), and the answer names the content
+    word it left out; every position it names is a noun, verb, adjective or number of the source."""
     body = client.post("/api/translate", json={"sentence": "the woman who works here is my aunt"}).json()
-    assert body["target"][-2:] == ["est", "ici"]
+    assert body["target"][-2:] == ["travaille", "ici"]
     assert [body["source"][i] for i in body["unread"]] == ["aunt"]
     about = client.get("/api/translate/about").json()
     content = {w for kind in ("noun", "verb", "adjective", "number") for w in about["vocabulary_kinds"][kind]}

@@ -1,6 +1,6 @@
 """The everyday constructions past a plain clause: clauses joined by "because", "if", "when" or after "said
 that", a verb whose preposition French leaves out ("wait for"), quantities ("many", "a cup of"), the near
-future ("will see") and requests ("can you … please")."""
+future ("will see"), requests ("can you … please"), the months ("in january") and "what" questions."""
 
 from collections import Counter
 
@@ -17,6 +17,7 @@ from training.parallel_constructions import (
     there,
     transitive,
     weather,
+    what,
 )
 from training.parallel_corpus import training_pairs
 from training.parallel_phrases import (
@@ -135,6 +136,12 @@ def test_will_is_the_near_future_and_please_ends_a_request() -> None:
     assert all(spell(list(p.french))[-4:] == ["s'", "il", "vous", "plaît"] for p in requests)
 
 
+# "in january" … "in december" (TIME_WORDS): "en janvier" … "en décembre"
+_MONTHS = tuple(
+    " ".join(t.english) for t in TIME_WORDS if t.french[0] == "en" and t.english[1][-3:] not in ("mer", "ter")
+)
+
+
 def test_training_has_every_new_construction() -> None:
     """Each of them often enough to be learnt, in the pairs the translator trains on (a sample)."""
     train = training_pairs(30000)
@@ -157,4 +164,49 @@ def test_training_has_every_new_construction() -> None:
         seen["will"] += "will" in pair.english
         seen["please"] += "please" in pair.english
         seen["all day"] += "toute" in pair.french
+        seen["what"] += pair.english[0] == "what" and pair.french[:2] == ("que", "est-ce")
+        seen["in january"] += any(t in pair.source for t in _MONTHS)
     assert all(n >= 60 for n in seen.values()), seen
+
+
+def test_prefer_stop_and_class_are_in_the_lexicon() -> None:
+    she, they = pronoun("she"), pronoun("they")
+    stopped = to_pair(transitive(she, "stopped", "past", noun_phrase("the", "car")))
+    assert (stopped.source, stopped.target) == ("she stopped the car", "elle a arrêté la voiture")
+    assert stopped.alignment == ((0,), (1,), (1,), (2,), (3,))
+    prefer = to_pair(transitive(they, "preferred", "present", bare_noun_phrase("tea", "sg", [], "generic")))
+    assert (prefer.source, prefer.target) == ("they prefer tea", "ils préfèrent le thé")
+    assert to_pair(noun_phrase("the", "class")).target == "la classe"
+    assert {("stopped", "arrêté"), ("prefer", "préfèrent"), ("class", "classe")} <= ALLOWED_LINKS
+
+
+def test_the_months_are_time_words() -> None:
+    months = [t for t in TIME_WORDS if " ".join(t.english) in _MONTHS]
+    assert [t.english[1] for t in months][::11] == ["january", "december"] and len(months) == 12
+    they = pronoun("they")
+    january = fixed_phrase(months[0])
+    pair = to_pair(concat(they, verb_phrase(they, "left", "past"), january))
+    assert (pair.source, pair.target) == ("they left in january", "ils sont partis en janvier")
+    assert pair.alignment[-2:] == ((2,), (3,))  # "en" renders "in", "janvier" renders "january"
+    assert to_pair(fixed_phrase(months[-1])).target == "en décembre"
+    assert {("in", "en"), ("august", "août")} <= ALLOWED_LINKS
+
+
+def test_what_asks_for_the_object_before_est_ce_que() -> None:
+    man, you, children = noun_phrase("the", "man"), pronoun("you"), noun_phrase("the", "child", "pl")
+
+    def asked(subject, past: str, tense: str, **options) -> tuple[str, str, tuple]:  # type: ignore[no-untyped-def]
+        pair = to_pair(what(subject, verb_phrase(subject, past, tense, question=True, **options)))  # type: ignore[arg-type]
+        return pair.source, " ".join(spell(list(pair.french))), pair.alignment
+
+    eats = asked(man, "ate", "present")
+    assert eats[:2] == ("what does the man eat", "qu' est-ce que l' homme mange")
+    assert eats[2] == ((0,), (1,), (1,), (2,), (3,), (1, 4))  # que <- what, est-ce que <- does
+    assert asked(you, "made", "past")[:2] == ("what did you make", "qu' est-ce que vous avez fait")
+    assert asked(you, "ate", "past")[1] == "qu' est-ce que vous avez mangé"  # masculine: no gender to agree
+    assert asked(children, "ate", "present", progressive=True)[:2] == (
+        "what are the children eating",
+        "qu' est-ce que les enfants mangent",
+    )
+    assert asked(you, "ate", "present", modal="will")[1] == "qu' est-ce que vous allez manger"
+    assert ("what", "que") in ALLOWED_LINKS
