@@ -10,6 +10,7 @@ from app.models.translator.words import BOS, TRAINED_MAX_WORDS
 from app.web.refusal import Refusal, UnknownWords
 from training.evaluation import (
     EVERYDAY_SETS,
+    SEALED_EVERYDAY,
     EverydaySet,
     alignment_hits,
     everyday_measured,
@@ -222,6 +223,17 @@ def test_the_everyday_sentences_are_written_for_the_test(chosen: EverydaySet) ->
     others = {" ".join(e) for s in EVERYDAY_SETS if s != chosen for e, _ in everyday_sentences(s.path)}
     assert not texts & others
     assert chosen.blind == (chosen == EVERYDAY_SETS[-1])
+
+
+def test_the_sealed_everyday_sentences_wait_for_the_next_round() -> None:
+    """The next blind set: 40 sentences of 3 to 15 words with their references, none in an earlier set and
+    none the grammar writes; no record scores it yet."""
+    sentences = everyday_sentences(SEALED_EVERYDAY)
+    assert len(sentences) == 40 and all(3 <= len(english) <= 15 and refs for english, refs in sentences)
+    texts = {" ".join(e) for e, _ in sentences}
+    assert not texts & {" ".join(e) for s in EVERYDAY_SETS for e, _ in everyday_sentences(s.path)}
+    assert not texts & {p.source for p in training_pairs(TRAINING_PAIRS)}
+    assert SEALED_EVERYDAY not in {s.path for s in EVERYDAY_SETS}
 
 
 def test_the_everyday_sentences_are_measured_again_from_the_weights(model: TranslatorModel) -> None:
