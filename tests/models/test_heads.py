@@ -85,12 +85,13 @@ def test_head_spread_measures_disagreement() -> None:
 
 
 def test_the_capacity_curve_keeps_its_shape() -> None:
-    """One head is the worst of h <= 3, the loss bottoms out at a few wide heads, and it climbs again as the
-    heads get too narrow to carry a question each (24 heads of width 2 are worse than 12 of width 4, and
-    the narrowest of all the worst after one head)."""
+    """One head is the worst of h <= 3, the loss bottoms out at a few wide heads (3 to 8, three within 1e-4 of
+    the lowest: three heads already carry every relation), and it climbs again as the heads get too narrow to
+    carry a question each (24 heads of width 2 are worse than 12 of width 4, and the narrowest of all the
+    worst after one head)."""
     loss = {entry["heads"]: entry["final_loss"] for entry in CURVE["heads"]}
     assert loss[1] > loss[2] > loss[3]
     best = min(loss, key=loss.get)
-    assert best in (3, 4, 6)
+    assert best in (3, 4, 6, 8) and loss[3] <= loss[best] + 1e-4
     assert loss[24] > loss[12] > loss[best]
     assert loss[max(loss)] > loss[24]

@@ -28,7 +28,7 @@ CURVE = json.loads((get_settings().weights_dir / "relations_curve.json").read_te
 RECORD = CURVE["story"]
 BAR = 0.9  # the share of sentences on which the story must hold
 LONE = 0.1  # the share on which one head may serve every relation, at most
-WRITTEN_FLOOR = {"rules": 1.0, "hand": 0.77}  # the written sentences, as measured (see above)
+WRITTEN_FLOOR = {"rules": 1.0, "hand": 0.85}  # the written sentences, as measured (see above)
 
 
 MODEL = "relation heads"  # what the `model` fixture (tests/models/conftest.py) hands these tests
